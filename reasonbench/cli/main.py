@@ -1,0 +1,46 @@
+"""Entry point of the ``reasonbench`` console script."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from reasonbench import __version__
+from reasonbench.cli import receipt
+
+DESCRIPTION = """\
+reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
+
+An evaluator state has three declared sources: grounds G (evidence), norms N (rules) and
+authority A (which rules may govern; no authority => 'refer'). When a verdict changes between
+two versions, executing all 2^3 old/new hybrids (the judgment cube) through a trusted
+adjudicator yields the judgment receipt: every inclusion-minimal set of replaced sources that
+reproduces the new verdict.
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reasonbench",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="Run 'reasonbench COMMAND --help' for the options of one command.",
+    )
+    parser.add_argument("--version", action="version", version=f"reasonbench {__version__}")
+    subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
+    receipt.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not hasattr(args, "handler"):
+        parser.print_help()
+        return 0
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""The contract every stratum implements, so benchmark assembly stays stratum-agnostic.
+
+A stratum owns (1) its independent units (a clause, a world), (2) the JSON form of its states,
+(3) a trusted adjudicator, (4) typed mutation operators that make (old, new) transitions,
+(5) renderings of a transition into prompt text and (6) certified-irrelevant distractors.
+Assembly (splits, quotas, controls, targets, audit) only talks to this interface.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from reasonbench.core.adjudicator import Adjudicator
+from reasonbench.core.state import EvaluatorState
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Operator:
+    """A named mutation operator typed by the one source it changes ("G", "N" or "A").
+
+    ``apply(unit, state, rng)`` returns the mutated component for ``source`` (never touching the
+    others), or ``None`` when the operator does not apply to this state. ``noop`` marks operators
+    that change the component but, by construction, no verdict (invariance cases).
+    """
+
+    name: str
+    source: str
+    apply: Callable[[Any, EvaluatorState[Any], random.Random], Any | None]
+    noop: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Transition:
+    """One benchmark case before rendering: a unit, an old and a revised state, and how."""
+
+    unit_id: str
+    old: EvaluatorState[Any]
+    new: EvaluatorState[Any]
+    operators: tuple[str, ...]  # operator names applied, in application order
+    context: Mapping[str, Any] = field(default_factory=dict)  # e.g. the query of a logical case
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """Prompt text of a transition plus what produced it (for splits and controls)."""
+
+    text: str
+    template_family: str
+    source_order: tuple[str, ...]
+
+
+class Stratum(Protocol):
+    """What assembly needs from a stratum. Implementations live in ``reasonbench.strata.*``."""
+
+    name: str
+    labels: frozenset[str]
+    template_families: tuple[str, ...]
+    operators: Mapping[str, Operator]
+
+    def units(self, seed: int) -> Sequence[Any]:
+        """All independent units, deterministic in ``seed``; each has a ``unit_id``."""
+        ...
+
+    def adjudicator(self, context: Mapping[str, Any]) -> Adjudicator:
+        """The trusted adjudicator for a case with this context."""
+        ...
+
+    def base_state(self, unit: Any, rng: random.Random) -> tuple[EvaluatorState[Any], JSON]:
+        """A random executable starting state for ``unit`` and the case context."""
+        ...
+
+    def state_to_json(self, state: EvaluatorState[Any]) -> JSON:
+        """Self-contained JSON, re-executable by another engine (documented per stratum)."""
+        ...
+
+    def state_from_json(self, data: Mapping[str, Any]) -> EvaluatorState[Any]: ...
+
+    def render(
+        self,
+        transition: Transition,
+        template_family: str,
+        source_order: tuple[str, ...],
+    ) -> Rendering:
+        """Prompt text presenting old and revised G, N, A in ``source_order``."""
+        ...
+
+    def add_distractor(self, transition: Transition, rng: random.Random) -> Transition | None:
+        """The same transition with an irrelevant ground or norm added to both states.
+
+        Must be certified by the caller (all 2^k cells unchanged); ``None`` if none applies.
+        """
+        ...
+
+    def proof_depth(self, transition: Transition) -> int | None:
+        """Minimal derivation depth (logical stratum); ``None`` where it does not apply."""
+        ...
+
+    def trace(self, state: EvaluatorState[Any], context: Mapping[str, Any]) -> list[str]:
+        """Short execution trace (which conditions/rules fired) for rationale targets."""
+        ...
