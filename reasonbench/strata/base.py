@@ -71,8 +71,20 @@ class Stratum(Protocol):
         """The trusted adjudicator for a case with this context."""
         ...
 
-    def base_state(self, unit: Any, rng: random.Random) -> tuple[EvaluatorState[Any], JSON]:
-        """A random executable starting state for ``unit`` and the case context."""
+    def sample_transition(
+        self,
+        unit: Any,
+        rng: random.Random,
+        sources: tuple[str, ...],
+        operators: Sequence[str] | None = None,
+    ) -> Transition | None:
+        """A random starting state for ``unit`` and a revision that changes exactly ``sources``.
+
+        One operator per source in ``sources`` is drawn from ``operators`` (registered names;
+        ``None`` = all registered operators of that source) and applied in G, N, A order; a
+        multi-source change is the composition of single-source ones. ``None`` when no allowed
+        operator applies. Everything random comes from ``rng`` (never ``hash()`` or set order).
+        """
         ...
 
     def state_to_json(self, state: EvaluatorState[Any]) -> JSON:
