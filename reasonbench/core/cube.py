@@ -106,7 +106,7 @@ class Cube:
 
     @classmethod
     def from_oracle(cls, oracle: Oracle, sources: tuple[str, ...] = GNA) -> Cube:
-        return cls(sources, tuple(oracle(m) for m in range(1 << len(sources))))
+        return cls(sources, tuple([oracle(m) for m in range(1 << len(sources))]))
 
 
 def state_oracle(

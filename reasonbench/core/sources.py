@@ -20,8 +20,10 @@ GNA: tuple[str, str, str] = ("G", "N", "A")
 KEY_SEPARATOR = "+"
 
 
+@lru_cache(maxsize=256)
 def validate_sources(sources: tuple[str, ...]) -> None:
     """Raise ``ValueError`` naming the problem when ``sources`` is not a usable source list."""
+    # Cached: every hybrid re-validates its (shared) source tuple, so hits must be O(1).
     if len(sources) == 0:
         raise ValueError("sources must name at least one source")
     for name in sources:

@@ -60,11 +60,19 @@ def hybrid(old: EvaluatorState[C], new: EvaluatorState[C], mask: int) -> Evaluat
     """H(S): the sources in ``mask`` from ``new``, every other source from ``old``."""
     if old.sources != new.sources:
         raise ValueError(f"old and new declare different sources: {old.sources} vs {new.sources}")
-    parts = tuple(
-        n if mask >> i & 1 else o
-        for i, (o, n) in enumerate(zip(old.components, new.components, strict=True))
-    )
-    return EvaluatorState(old.sources, parts)
+    versions = (old.components, new.components)
+    # A list comprehension over indices: this is the innermost loop of every cube execution.
+    parts = tuple([versions[mask >> i & 1][i] for i in range(len(old.sources))])
+    return _trusted(old.sources, parts)
+
+
+def _trusted(sources: tuple[str, ...], components: tuple[C, ...]) -> EvaluatorState[C]:
+    """Build a state whose parts come from validated states: skips re-validation, since a cube
+    builds 2^k hybrids per case and validation would dominate their cost."""
+    state: EvaluatorState[C] = object.__new__(EvaluatorState)
+    object.__setattr__(state, "sources", sources)
+    object.__setattr__(state, "components", components)
+    return state
 
 
 def changed_sources(old: EvaluatorState[Any], new: EvaluatorState[Any]) -> int:
