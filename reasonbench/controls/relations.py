@@ -1,0 +1,100 @@
+"""Paired-consistency relations between a locked example and its control (spec §3).
+
+What execution semantics guarantee, and so what is checked:
+
+* **permutation** (same states, sources presented in another order) and **distractor** (an added
+  ground/norm certified to change no cube cell): the gold cubes are identical, so endpoints and
+  receipt must be identical; for cube predictions, every cell must be identical.
+* **inverse** (old and new swapped): cell S of the inverse cube is cell (all − S) of the forward
+  cube, so the endpoints swap and, for cube predictions, cells must match under complement. For
+  the receipt, *if the forward cube uses exactly two labels and its new-verdict cells are upward
+  closed* ("two-label monotone"), the inverse receipt is the family of minimal hitting sets of the
+  forward receipt (proof in docs/controls.md). Otherwise (``refer`` as a third label, or a
+  non-monotone cube) the inverse receipt is not determined by the forward receipt and only the
+  endpoints (and cube cells) are checked.
+
+A relation returns ``None`` when the prediction pair carries nothing it could check (e.g. a
+``direct_verdict`` model on an inverse pair).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from reasonbench.core.cube import Cube
+from reasonbench.core.sources import full_mask
+
+CONTROLS: tuple[str, ...] = ("inverse", "permutation", "distractor")
+
+
+@dataclass(frozen=True)
+class Said:
+    """The comparable content of one prediction (gold or model); ``None`` = not available."""
+
+    old: str | None
+    new: str | None
+    sets: tuple[int, ...] | None
+    cube: Cube | None = None
+
+
+def minimal_transversals(family: tuple[int, ...], k: int) -> tuple[int, ...]:
+    """Inclusion-minimal masks meeting every set of ``family``, in mask-size order."""
+    hitting = [m for m in range(1 << k) if all(m & s for s in family)]
+    minimal = [m for m in hitting if not any(h != m and h & m == h for h in hitting)]
+    return tuple(sorted(minimal, key=lambda m: (bin(m).count("1"), m)))
+
+
+def two_label_monotone(cube: Cube) -> bool:
+    """Only the two endpoint labels occur and the cells carrying the new verdict are upward closed."""
+    if not cube.changed or set(cube.verdicts) != {cube.old, cube.new}:
+        return False
+    new_cells = [m for m in range(1 << cube.k) if cube[m] == cube.new]
+    return all(cube[m | (1 << i)] == cube.new for m in new_cells for i in range(cube.k))
+
+
+def _equal(a: object, b: object) -> bool | None:
+    return None if a is None or b is None else a == b
+
+
+def _all(checks: list[bool | None]) -> bool | None:
+    known = [c for c in checks if c is not None]
+    return all(known) if known else None
+
+
+def identical(parent: Said, control: Said) -> bool | None:
+    """Permutation and distractor: everything the two predictions say must coincide."""
+    return _all(
+        [
+            _equal(parent.old, control.old),
+            _equal(parent.new, control.new),
+            _equal(parent.sets, control.sets),
+            _equal(parent.cube, control.cube),
+        ]
+    )
+
+
+def inverse_consistent(parent: Said, control: Said, gold_forward: Cube) -> bool | None:
+    """Inverse: endpoints swap; cube cells match under complement; transversals when monotone."""
+    checks = [_equal(parent.old, control.new), _equal(parent.new, control.old)]
+    if parent.cube is not None and control.cube is not None:
+        top = full_mask(parent.cube.k)
+        checks.append(all(control.cube[m] == parent.cube[top ^ m] for m in range(top + 1)))
+    if two_label_monotone(gold_forward) and parent.sets is not None and control.sets is not None:
+        expected = minimal_transversals(parent.sets, gold_forward.k) if parent.sets else ()
+        checks.append(sorted(control.sets) == sorted(expected))
+    return _all(checks)
+
+
+def consistent(control: str, parent: Said, other: Said, gold_forward: Cube) -> bool | None:
+    """The relation of ``control`` between the parent's and the control's predictions."""
+    if control == "inverse":
+        return inverse_consistent(parent, other, gold_forward)
+    if control in ("permutation", "distractor"):
+        return identical(parent, other)
+    raise ValueError(f"unknown control {control!r}; controls are {list(CONTROLS)}")
+
+
+def inverse_cube(cube: Cube) -> Cube:
+    """The gold cube of the inverse transition, by re-indexing cells by complement."""
+    top = full_mask(cube.k)
+    return Cube(cube.sources, tuple(cube[top ^ m] for m in range(top + 1)))

@@ -1,0 +1,86 @@
+"""Gold satisfies every control relation; deliberately wrong predictions violate it."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reasonbench.controls import (
+    Said,
+    consistent,
+    inverse_cube,
+    minimal_transversals,
+    two_label_monotone,
+)
+from reasonbench.core import GNA, Cube, receipt_of
+
+LABELS = ("approve", "deny", "refer")
+cubes = st.lists(st.sampled_from(LABELS), min_size=8, max_size=8).map(lambda v: Cube(GNA, tuple(v)))
+
+
+def gold(cube: Cube, with_cube: bool = True) -> Said:
+    receipt = receipt_of(cube)
+    return Said(receipt.old, receipt.new, receipt.sets, cube if with_cube else None)
+
+
+@st.composite
+def monotone_cubes(draw: st.DrawFn) -> Cube:
+    """Two labels, new-verdict cells upward closed: generated from a random antichain."""
+    generators = draw(st.lists(st.integers(1, 7), min_size=1, max_size=3))
+    cells = tuple("approve" if any(m & g == g for g in generators) else "deny" for m in range(8))
+    return Cube(GNA, cells)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cubes)
+def test_gold_satisfies_every_relation(cube: Cube) -> None:
+    forward, inverse = gold(cube), gold(inverse_cube(cube))
+    assert consistent("inverse", forward, inverse, cube) is True
+    assert consistent("permutation", forward, forward, cube) is True
+    assert consistent("distractor", forward, forward, cube) is True
+
+
+@settings(max_examples=300, deadline=None)
+@given(monotone_cubes())
+def test_monotone_inverse_receipt_is_minimal_transversals(cube: Cube) -> None:
+    assert two_label_monotone(cube)
+    inverse = receipt_of(inverse_cube(cube))
+    assert sorted(inverse.sets) == sorted(minimal_transversals(receipt_of(cube).sets, 3))
+
+
+@settings(max_examples=200, deadline=None)
+@given(monotone_cubes())
+def test_receipt_only_predictions_checked_by_transversals(cube: Cube) -> None:
+    forward = gold(cube, with_cube=False)
+    inverse = gold(inverse_cube(cube), with_cube=False)
+    assert consistent("inverse", forward, inverse, cube) is True
+    wrong = Said(inverse.old, inverse.new, ((inverse.sets or (1,))[0] ^ 0b111,))
+    if sorted(wrong.sets or ()) != sorted(inverse.sets or ()):
+        assert consistent("inverse", forward, wrong, cube) is False
+
+
+@settings(max_examples=200, deadline=None)
+@given(cubes)
+def test_wrong_predictions_violate(cube: Cube) -> None:
+    forward = gold(cube)
+    flipped = Said(forward.new, forward.old, forward.sets, forward.cube)
+    if forward.old != forward.new:
+        assert consistent("permutation", forward, flipped, cube) is False
+        # an inverse prediction that keeps the forward endpoints fails the swap
+        assert consistent("inverse", forward, forward, cube) is False
+    other = Said(forward.old, forward.new, (0b111,) if forward.sets != (0b111,) else (0b001,))
+    assert (
+        consistent("distractor", Said(forward.old, forward.new, forward.sets), other, cube) is False
+    )
+
+
+def test_direct_verdict_pairs_are_not_checkable_for_inverse() -> None:
+    cube = Cube(GNA, ("deny",) + ("approve",) * 7)
+    assert (
+        consistent("inverse", Said(None, "approve", None), Said(None, "deny", None), cube) is None
+    )
+
+
+def test_minimal_transversals_example() -> None:
+    # {G}, {N, A}: every hitting set needs G and one of N, A
+    assert minimal_transversals((0b001, 0b110), 3) == (0b011, 0b101)
