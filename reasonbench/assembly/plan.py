@@ -1,0 +1,132 @@
+"""Phase 0: turn a ``BenchmarkSpec`` into unit tasks with exact quotas and split rules."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from reasonbench.assembly.allocate import (
+    QuotaError,
+    assign_units,
+    even_split,
+    largest_remainder,
+)
+from reasonbench.assembly.sampling import ANY, SUBSETS, DrawRules
+from reasonbench.assembly.spec import SPLITS, BenchmarkSpec, SpecError
+from reasonbench.assembly.tasks import UnitTask
+from reasonbench.strata.base import Stratum
+
+POOL_SLACK = 1.5  # pools aim 50% above a unit's proportional share of each class
+BUDGET_PER_CASE = 60  # draws allowed per requested case before a pool stops short
+
+
+def split_rules(spec: BenchmarkSpec, name: str, strat: Stratum, split: str) -> DrawRules:
+    """What a split allows for one stratum (operators, families, depth); validates names."""
+    held_ops = spec.held_out_operators.get(name, ())
+    for op in held_ops:
+        if op not in strat.operators:
+            raise SpecError(
+                f"shifts.held_out_operators.{name}: unknown operator {op!r} "
+                f"(registered: {sorted(strat.operators)})"
+            )
+    held_family = spec.held_out_family.get(name)
+    if held_family is not None and held_family not in strat.template_families:
+        raise SpecError(
+            f"shifts.held_out_family.{name}: unknown template family {held_family!r} "
+            f"(families: {list(strat.template_families)})"
+        )
+    families = tuple(f for f in strat.template_families if f != held_family)
+    in_dist_ops = tuple(sorted(op for op in strat.operators if op not in held_ops))
+    rules = DrawRules(subsets=SUBSETS, operators=in_dist_ops, families=families)
+    if split == "shift_operator":
+        if not held_ops:
+            raise SpecError(f"shift_operator needs shifts.held_out_operators.{name}")
+        rules = replace(rules, operators=None, require_operator=held_ops)
+    if split == "shift_linguistic":
+        if held_family is None:
+            raise SpecError(f"shift_linguistic needs shifts.held_out_family.{name}")
+        rules = replace(rules, families=(held_family,))
+    if split == "shift_depth":
+        return replace(rules, min_depth=spec.min_depth)
+    return replace(rules, max_depth=spec.min_depth - 1)
+
+
+def unit_assignment(
+    spec: BenchmarkSpec, strata: dict[str, Stratum]
+) -> dict[str, dict[str, list[str]]]:
+    """stratum -> split -> unit ids."""
+    out = {}
+    for name in spec.strata:
+        ids = [u.unit_id for u in strata[name].units(spec.seed)]
+        counts = {split: spec.splits[split][name].units for split in SPLITS}
+        out[name] = assign_units(ids, counts, spec.seed, name)
+    return out
+
+
+def main_tasks(
+    spec: BenchmarkSpec, strata: dict[str, Stratum], assignment: dict[str, dict[str, list[str]]]
+) -> tuple[list[UnitTask], dict[tuple[str, str], dict[str, int]]]:
+    """One task per unit of the main splits, and the exact class quota of each (split, stratum)."""
+    cells = [
+        (split, name) for split in SPLITS for name in spec.strata if spec.splits[split][name].cases
+    ]
+    weights = [spec.splits[s][n].cases for s, n in cells]
+    changed = largest_remainder(spec.changed, weights)
+    ambiguous = largest_remainder(spec.ambiguous, weights)
+    quotas: dict[tuple[str, str], dict[str, int]] = {}
+    tasks: list[UnitTask] = []
+    for (split, name), cases, chg, amb in zip(cells, weights, changed, ambiguous, strict=True):
+        if amb > chg:
+            raise QuotaError(f"{split}/{name}: ambiguous share {amb} exceeds changed share {chg}")
+        quota = {"ambiguous": amb, "changed": chg - amb, "stable": cases - chg}
+        quotas[(split, name)] = quota
+        rules = split_rules(spec, name, strata[name], split)
+        units = assignment[name][split]
+        for unit_id, n in zip(units, even_split(cases, len(units)), strict=True):
+            wants = {
+                c: math.ceil(POOL_SLACK * n * q / cases) + 2 if q else 0 for c, q in quota.items()
+            }
+            tasks.append(
+                UnitTask(
+                    split,
+                    name,
+                    unit_id,
+                    n,
+                    rules,
+                    f"{spec.seed}:main:{split}",
+                    wants,
+                    BUDGET_PER_CASE * n + 200,
+                )
+            )
+    return tasks, quotas
+
+
+def cardinality_tasks(
+    spec: BenchmarkSpec, strata: dict[str, Stratum], assignment: dict[str, dict[str, list[str]]]
+) -> list[UnitTask]:
+    """Post-freeze cardinality experiment: single-source training, multi-source test changes."""
+    tasks = []
+    for part, (source_split, total) in spec.cardinality.items():
+        units = [(n, u) for n in spec.strata for u in assignment[n][source_split]]
+        for (name, unit_id), n in zip(units, even_split(total, len(units)), strict=True):
+            rules = split_rules(spec, name, strata[name], source_split)
+            if part == "train":
+                rules = replace(rules, subsets=tuple(s for s in SUBSETS if len(s) == 1))
+            else:
+                rules = replace(
+                    rules, subsets=tuple(s for s in SUBSETS if len(s) > 1), require_changed=True
+                )
+            tasks.append(
+                UnitTask(
+                    f"cardinality_{part}",
+                    name,
+                    unit_id,
+                    n,
+                    rules,
+                    f"{spec.seed}:cardinality:{part}",
+                    {ANY: n},
+                    BUDGET_PER_CASE * n + 200,
+                    take={ANY: n},
+                )
+            )
+    return tasks

@@ -1,0 +1,98 @@
+"""One benchmark record per case: structured states, prompt, gold cube/receipt and targets.
+
+Nested values (states, cube, receipt, lists) are stored as canonical JSON text (sorted keys, no
+spaces) so Parquet files are byte-stable and every engine can read them back.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from reasonbench.core.cube import Cube
+from reasonbench.core.receipt import Receipt
+from reasonbench.core.sources import mask_members
+from reasonbench.core.state import changed_sources
+from reasonbench.strata.base import Stratum, Transition
+from reasonbench.targets.serialize import all_targets, rationale_text
+
+COLUMNS: tuple[str, ...] = (
+    "id",
+    "unit_id",
+    "stratum",
+    "split",
+    "old_state",
+    "new_state",
+    "context",
+    "prompt",
+    "cube",
+    "old_verdict",
+    "new_verdict",
+    "changed",
+    "receipt",
+    "min_receipt_size",
+    "ambiguous",
+    "sources_changed",
+    "operators",
+    "template_family",
+    "source_order",
+    "proof_depth",
+    "control",
+    "parent_id",
+    "target_direct_verdict",
+    "target_direct_receipt",
+    "target_rationale_receipt",
+    "target_cube",
+)
+
+
+def canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def make_record(
+    stratum: Stratum,
+    transition: Transition,
+    cube: Cube,
+    receipt: Receipt,
+    *,
+    record_id: str,
+    split: str,
+    family: str,
+    order: tuple[str, ...],
+    depth: int | None,
+    control: str | None = None,
+    parent_id: str | None = None,
+) -> dict[str, Any]:
+    rendering = stratum.render(transition, family, order)
+    old_trace = stratum.trace(transition.old, transition.context)
+    new_trace = stratum.trace(transition.new, transition.context)
+    record: dict[str, Any] = {
+        "id": record_id,
+        "unit_id": transition.unit_id,
+        "stratum": stratum.name,
+        "split": split,
+        "old_state": canonical_json(stratum.state_to_json(transition.old)),
+        "new_state": canonical_json(stratum.state_to_json(transition.new)),
+        "context": canonical_json(dict(transition.context)),
+        "prompt": rendering.text,
+        # cells keep the documented cell order (not sorted keys): the order is part of the format
+        "cube": json.dumps(cube.cells(), separators=(",", ":")),
+        "old_verdict": receipt.old,
+        "new_verdict": receipt.new,
+        "changed": not receipt.stable,
+        "receipt": canonical_json(receipt.family()),
+        "min_receipt_size": receipt.min_size,
+        "ambiguous": receipt.ambiguous,
+        "sources_changed": canonical_json(
+            list(mask_members(changed_sources(transition.old, transition.new), cube.sources))
+        ),
+        "operators": canonical_json(list(transition.operators)),
+        "template_family": rendering.template_family,
+        "source_order": canonical_json(list(rendering.source_order)),
+        "proof_depth": depth,
+        "control": control,
+        "parent_id": parent_id,
+    }
+    record.update(all_targets(cube, receipt, rationale_text(old_trace, new_trace)))
+    return record

@@ -1,0 +1,126 @@
+"""Per-unit candidate pools: seeded draws of transitions, executed and classified.
+
+A pool is drawn until it holds enough candidates of every case class (or a draw budget runs out;
+the allocator then shifts the shortfall to other units). Draws are a pure function of
+(seed, stream, unit), so re-running a pool reproduces it exactly, in any process.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from reasonbench.core.cube import Cube, execute_cube
+from reasonbench.core.receipt import Receipt, receipt_of
+from reasonbench.strata.base import Stratum, Transition
+
+SUBSETS: tuple[tuple[str, ...], ...] = tuple(
+    c for r in (1, 2, 3) for c in combinations(("G", "N", "A"), r)
+)
+
+
+ANY = "any"  # a class-blind want/take: the first n candidates, whatever their class
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """What a split allows: which source subsets change, which operators, families, depths."""
+
+    subsets: tuple[tuple[str, ...], ...]
+    operators: tuple[str, ...] | None  # allowed operator names (None = all)
+    require_operator: tuple[str, ...] = ()  # at least one of these must be applied
+    families: tuple[str, ...] = ()
+    min_depth: int | None = None
+    max_depth: int | None = None
+    require_changed: bool = False
+
+
+@dataclass(frozen=True)
+class Candidate:
+    index: int  # position among the pool's accepted candidates
+    transition: Transition
+    cube: Cube
+    receipt: Receipt
+    family: str
+    depth: int | None
+
+    @property
+    def case_class(self) -> str:
+        if self.receipt.stable:
+            return "stable"
+        return "ambiguous" if self.receipt.ambiguous else "changed"
+
+
+def state_key(stratum: Stratum, transition: Transition) -> str:
+    """Identity of a case's content, to keep a pool free of duplicates."""
+    return json.dumps(
+        [
+            stratum.state_to_json(transition.old),
+            stratum.state_to_json(transition.new),
+            dict(transition.context),
+        ],
+        sort_keys=True,
+        separators=(",", ":"),
+    )
+
+
+def draw_candidates(
+    stratum: Stratum, unit: Any, rules: DrawRules, rng: random.Random, budget: int
+) -> Iterator[Candidate]:
+    """Accepted candidates in draw order (at most ``budget`` draws)."""
+    seen: set[str] = set()
+    accepted = 0
+    operators = None if rules.operators is None else list(rules.operators)
+    for _ in range(budget):
+        sources = rules.subsets[rng.randrange(len(rules.subsets))]
+        family = rules.families[rng.randrange(len(rules.families))]
+        transition = stratum.sample_transition(unit, rng, sources, operators)
+        if transition is None:
+            continue
+        if rules.require_operator and not set(transition.operators) & set(rules.require_operator):
+            continue
+        depth = stratum.proof_depth(transition)
+        if depth is not None:
+            if rules.min_depth is not None and depth < rules.min_depth:
+                continue
+            if rules.max_depth is not None and depth > rules.max_depth:
+                continue
+        cube = execute_cube(stratum.adjudicator(transition.context), transition.old, transition.new)
+        receipt = receipt_of(cube)
+        if rules.require_changed and receipt.stable:
+            continue
+        key = state_key(stratum, transition)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield Candidate(accepted, transition, cube, receipt, family, depth)
+        accepted += 1
+
+
+def build_pool(
+    stratum: Stratum,
+    unit: Any,
+    rules: DrawRules,
+    rng: random.Random,
+    wants: dict[str, int],
+    budget: int,
+) -> list[Candidate]:
+    """Draw until every class in ``wants`` has that many candidates (or the budget is spent).
+
+    ``wants`` may use the key ``"any"`` for a class-blind count. Candidates of a class that is
+    already full are still kept: they are cheap, and the
+    allocator may need a unit to give more of a class than its proportional share.
+    """
+    pool: list[Candidate] = []
+    have = dict.fromkeys(wants, 0)
+    for candidate in draw_candidates(stratum, unit, rules, rng, budget):
+        pool.append(candidate)
+        have[candidate.case_class] = have.get(candidate.case_class, 0) + 1
+        have[ANY] = len(pool)
+        if all(have[c] >= n for c, n in wants.items()):
+            break
+    return pool

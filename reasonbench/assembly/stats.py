@@ -1,0 +1,60 @@
+"""Benchmark statistics beside the paper's figures (dataset card, manifest, tables)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reasonbench.assembly.spec import SPLITS
+
+PAPER: dict[str, int | str] = {
+    "main cases (all splits)": 19520,
+    "gold endpoint change": 10888,
+    "stable": 8632,
+    "receipt-ambiguous": 3470,
+    "minimum receipt sizes present": "1, 2, 3",
+    "locked test examples": 2400,
+    "locked test units (organizational + logical)": "102 (6 + 96)",
+    "controls": 7200,
+    "organizational clauses": 45,
+    "logical worlds": 800,
+}
+
+
+def benchmark_stats(splits: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, Any]:
+    main = [r for s in SPLITS for r in splits.get(s, ())]
+    locked = splits.get("test_locked", ())
+    locked_units = {
+        stratum: len({r["unit_id"] for r in locked if r["stratum"] == stratum})
+        for stratum in ("organizational", "logical")
+    }
+    units = {
+        stratum: len({r["unit_id"] for r in main if r["stratum"] == stratum})
+        for stratum in ("organizational", "logical")
+    }
+    sizes = Counter(r["min_receipt_size"] for r in main if r["changed"])
+    return {
+        "main cases (all splits)": len(main),
+        "gold endpoint change": sum(bool(r["changed"]) for r in main),
+        "stable": sum(not r["changed"] for r in main),
+        "receipt-ambiguous": sum(bool(r["ambiguous"]) for r in main),
+        "minimum receipt sizes present": ", ".join(str(s) for s in sorted(sizes)),
+        "locked test examples": len(locked),
+        "locked test units (organizational + logical)": (
+            f"{sum(locked_units.values())} ({locked_units['organizational']} + {locked_units['logical']})"
+        ),
+        "controls": len(splits.get("controls_locked", ())),
+        "organizational clauses": units["organizational"],
+        "logical worlds": units["logical"],
+        "min receipt size distribution": {str(k): sizes[k] for k in sorted(sizes)},
+        "split sizes": {s: len(v) for s, v in splits.items()},
+    }
+
+
+def stats_table(stats: Mapping[str, Any]) -> str:
+    """Markdown table: our value beside the paper's."""
+    lines = ["| quantity | reasonbench | paper |", "|---|---|---|"]
+    for key, paper in PAPER.items():
+        lines.append(f"| {key} | {stats.get(key, '—')} | {paper} |")
+    return "\n".join(lines)

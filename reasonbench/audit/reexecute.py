@@ -1,0 +1,59 @@
+"""Label audit: re-execute every stored gold cube from its JSON states and re-parse its targets."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from reasonbench.core.cube import execute_cube
+from reasonbench.core.receipt import receipt_of
+from reasonbench.core.sources import mask_members
+from reasonbench.core.state import changed_sources
+from reasonbench.strata.base import Stratum
+from reasonbench.targets.parse import Parsed, parse_target
+from reasonbench.targets.serialize import TARGETS
+
+_STRATA: dict[str, Stratum] = {}
+
+
+def install(strata: Mapping[str, Stratum]) -> None:
+    _STRATA.clear()
+    _STRATA.update(strata)
+
+
+def label_errors(record: Mapping[str, Any]) -> list[str]:
+    """Every disagreement between a record's stored labels and fresh execution (empty = clean)."""
+    stratum = _STRATA[record["stratum"]]
+    old = stratum.state_from_json(json.loads(record["old_state"]))
+    new = stratum.state_from_json(json.loads(record["new_state"]))
+    context = json.loads(record["context"])
+    cube = execute_cube(stratum.adjudicator(context), old, new)
+    receipt = receipt_of(cube)
+    expected = {
+        "cube": json.dumps(cube.cells(), separators=(",", ":")),
+        "old_verdict": receipt.old,
+        "new_verdict": receipt.new,
+        "changed": not receipt.stable,
+        "receipt": json.dumps(receipt.family(), separators=(",", ":")),
+        "min_receipt_size": receipt.min_size,
+        "ambiguous": receipt.ambiguous,
+        "sources_changed": json.dumps(
+            list(mask_members(changed_sources(old, new), cube.sources)), separators=(",", ":")
+        ),
+    }
+    errors = [
+        f"{record['id']}: {field} stored {record[field]!r}, execution gives {value!r}"
+        for field, value in expected.items()
+        if record[field] != value
+    ]
+    for target in TARGETS:
+        parsed = parse_target(target, record[f"target_{target}"], stratum.labels, cube.sources)
+        if not isinstance(parsed, Parsed):
+            errors.append(f"{record['id']}: target_{target} does not parse ({parsed.reason})")
+            continue
+        wanted_old = None if target == "direct_verdict" else receipt.old
+        wanted_sets = None if target == "direct_verdict" else receipt.sets
+        if (parsed.old, parsed.new, parsed.sets) != (wanted_old, receipt.new, wanted_sets):
+            errors.append(f"{record['id']}: target_{target} parses to other labels than gold")
+    return errors

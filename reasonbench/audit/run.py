@@ -1,0 +1,107 @@
+"""``reasonbench audit``: re-execute every gold label and check the benchmark's structure.
+
+Writes ``AUDIT.json`` and ``AUDIT.md`` (into ``audit_dir``, outside the hashed data directory) and
+returns a non-zero exit status on any failure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from reasonbench.assembly.generation import CARDINALITY_DIR
+from reasonbench.assembly.parallel import pmap
+from reasonbench.assembly.write import manifest_hash, write_json
+from reasonbench.audit import checks, reexecute
+from reasonbench.strata.base import Stratum
+from reasonbench.strata.registry import load_strata
+
+CHUNK = 500
+SHOW = 20  # problems listed per check in the Markdown summary
+
+
+def load_split_dir(directory: Path) -> dict[str, list[dict[str, Any]]]:
+    if not directory.is_dir():
+        raise FileNotFoundError(f"no benchmark at {directory}: run 'reasonbench generate' first")
+    return {p.stem: pq.read_table(p).to_pylist() for p in sorted(directory.glob("*.parquet"))}
+
+
+def _errors_of_chunk(chunk: Sequence[dict[str, Any]]) -> list[str]:
+    return [e for record in chunk for e in reexecute.label_errors(record)]
+
+
+def audit(
+    data_dir: Path,
+    workers: int = 1,
+    progress: bool = True,
+    strata: Mapping[str, Stratum] | None = None,
+) -> dict[str, Any]:
+    manifest_path = data_dir / "MANIFEST.json"
+    if not manifest_path.is_file():
+        raise FileNotFoundError(f"{manifest_path} is missing: not a generated benchmark directory")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    config = manifest["config"]
+    splits = load_split_dir(data_dir)
+    card_dir = data_dir / CARDINALITY_DIR
+    cardinality = load_split_dir(card_dir) if card_dir.is_dir() else {}
+    reexecute.install(strata if strata is not None else load_strata(config["strata"]))
+    everything = [r for rows in (*splits.values(), *cardinality.values()) for r in rows]
+    chunks = [everything[i : i + CHUNK] for i in range(0, len(everything), CHUNK)]
+    label_problems = [
+        e
+        for errs in pmap(_errors_of_chunk, chunks, workers, "audit labels", progress)
+        for e in errs
+    ]
+    controls_checked, control_problems = checks.control_relations(
+        splits, config["controls"]["kinds"]
+    )
+    sections = {
+        "label_errors": label_problems,
+        "unit_leakage": checks.unit_leakage(splits),
+        "prompt_overlap": checks.prompt_overlap(splits),
+        "controls": control_problems,
+        "shift_rules": checks.shift_rules(splits, config),
+        "quotas": checks.quota_check(splits, config),
+    }
+    return {
+        "benchmark": config["name"],
+        "data_manifest_sha256": manifest_hash(manifest),
+        "records_reexecuted": len(everything),
+        "controls_reproduced": controls_checked - len(control_problems),
+        "controls_checked": controls_checked,
+        "counts": {name: len(problems) for name, problems in sections.items()},
+        "problems": {name: problems[:1000] for name, problems in sections.items()},
+        "passed": not any(sections.values()),
+    }
+
+
+def summary_markdown(result: dict[str, Any]) -> str:
+    lines = [
+        f"# Audit of `{result['benchmark']}`",
+        "",
+        f"Data manifest sha256: `{result['data_manifest_sha256']}`",
+        "",
+        f"**{'PASSED' if result['passed'] else 'FAILED'}** — {result['records_reexecuted']:,} records "
+        f"re-executed, {result['controls_reproduced']:,}/{result['controls_checked']:,} controls reproduced.",
+        "",
+        "| check | problems |",
+        "|---|---|",
+    ]
+    lines += [f"| {name} | {count} |" for name, count in result["counts"].items()]
+    for name, problems in result["problems"].items():
+        if problems:
+            lines += ["", f"## {name}", ""] + [f"- {p}" for p in problems[:SHOW]]
+    return "\n".join(lines) + "\n"
+
+
+def write_audit(result: dict[str, Any], audit_dir: Path) -> None:
+    audit_dir.mkdir(parents=True, exist_ok=True)
+    tmp_json, tmp_md = audit_dir / ".AUDIT.json.tmp", audit_dir / ".AUDIT.md.tmp"
+    write_json(tmp_json, result)
+    tmp_md.write_text(summary_markdown(result), encoding="utf-8")
+    tmp_json.replace(audit_dir / "AUDIT.json")
+    tmp_md.replace(audit_dir / "AUDIT.md")

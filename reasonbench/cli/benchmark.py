@@ -1,0 +1,128 @@
+"""``reasonbench generate | audit | verify``: regenerate, audit and hash-check the benchmark."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from reasonbench.cli.hydra_app import CONF_DIR, run_hydra
+
+MANIFESTS = CONF_DIR.parent / "data" / "manifests"
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"reasonbench {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_generate(cfg: DictConfig) -> int:
+    from reasonbench.assembly import SpecError, generate, spec_from_config
+    from reasonbench.assembly.allocate import QuotaError
+
+    container: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
+    try:
+        spec = spec_from_config(container)
+        manifest = generate(spec, Path(cfg.out_dir), cfg.workers, cfg.progress, cfg.cardinality)
+    except (SpecError, QuotaError) as exc:
+        return _fail("generate", str(exc))
+    stats = manifest["stats"]
+    print(
+        f"wrote {stats['main cases (all splits)']:,} main cases and {stats['controls']:,} controls "
+        f"to {cfg.out_dir}"
+    )
+    if cfg.get("freeze"):
+        MANIFESTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(Path(cfg.out_dir) / "MANIFEST.json", MANIFESTS / f"{spec.name}.json")
+        card = Path(cfg.out_dir) / "cardinality" / "MANIFEST.json"
+        if card.is_file():
+            shutil.copyfile(card, MANIFESTS / f"{spec.name}-cardinality.json")
+        print(f"froze manifests into {MANIFESTS}")
+    return 0
+
+
+def run_audit(cfg: DictConfig) -> int:
+    from reasonbench.audit import audit, write_audit
+
+    data_dir = Path(cfg.data_dir)
+    try:
+        result = audit(data_dir, cfg.workers, cfg.progress)
+    except FileNotFoundError as exc:
+        return _fail("audit", str(exc))
+    audit_dir = (
+        Path(cfg.audit_dir) if cfg.audit_dir else Path("results/audit") / result["benchmark"]
+    )
+    write_audit(result, audit_dir)
+    status = "PASSED" if result["passed"] else "FAILED"
+    print(
+        f"audit {status}: {result['records_reexecuted']:,} records re-executed, "
+        f"{result['controls_reproduced']:,}/{result['controls_checked']:,} controls reproduced; "
+        f"problems {result['counts']}; report in {audit_dir}"
+    )
+    return 0 if result["passed"] else 1
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from reasonbench.audit import verify
+
+    data_dir = Path(args.data_dir)
+    manifest = Path(args.manifest) if args.manifest else MANIFESTS / f"{args.benchmark}.json"
+    problems = verify(data_dir, manifest, exclude=("cardinality/",))
+    card_manifest = manifest.with_name(manifest.stem + "-cardinality.json")
+    if card_manifest.is_file() and not args.manifest:
+        problems += [f"cardinality/{p}" for p in verify(data_dir / "cardinality", card_manifest)]
+    if problems:
+        for problem in problems:
+            print(f"reasonbench verify: {problem}", file=sys.stderr)
+        print(
+            f"reasonbench verify: FAILED ({len(problems)} problem(s)) against {manifest}",
+            file=sys.stderr,
+        )
+        return 1
+    files = len(json.loads(manifest.read_text())["files"])
+    print(f"verified {files} files in {data_dir} against {manifest}")
+    return 0
+
+
+def add_parsers(subparsers: Any) -> None:
+    for name, helptext in (
+        (
+            "generate",
+            "regenerate the frozen benchmark splits (Hydra: benchmark=paper|small, out_dir=...)",
+        ),
+        (
+            "audit",
+            "re-execute every gold label and check leakage, overlap, controls (Hydra: data_dir=...)",
+        ),
+    ):
+        p = subparsers.add_parser(
+            name,
+            help=helptext,
+            add_help=False,
+            description=helptext + "; run with --help for Hydra's help",
+        )
+        p.add_argument("overrides", nargs=argparse.REMAINDER)
+        p.set_defaults(
+            handler=lambda a, n=name: run_hydra(
+                n, run_generate if n == "generate" else run_audit, a.overrides
+            )
+        )
+    v = subparsers.add_parser(
+        "verify",
+        help="check the generated files' sha256 against the committed manifest",
+        description="Recompute the sha256 of every generated file and compare with the "
+        "committed manifest; exits 1 naming every mismatching, missing or unexpected file.",
+    )
+    v.add_argument(
+        "--data-dir", default="data/reasonbench", help="generated benchmark (default: %(default)s)"
+    )
+    v.add_argument(
+        "--benchmark", default="paper", help="which committed manifest: data/manifests/NAME.json"
+    )
+    v.add_argument("--manifest", help="an explicit manifest file instead of --benchmark")
+    v.set_defaults(handler=run_verify)

@@ -1,0 +1,40 @@
+"""Run a Hydra app (``conf/<name>.yaml``) as a ``reasonbench`` subcommand.
+
+The subcommand's remaining arguments go to Hydra unchanged, so overrides, ``--cfg job``,
+``--multirun`` and Hydra's ``--help`` all work. The app itself is a thin ``@hydra.main`` over a
+plain ``run(cfg) -> int`` that tests call directly.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import hydra
+from omegaconf import DictConfig
+
+CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
+
+
+def run_hydra(config_name: str, run: Callable[[DictConfig], int], argv: Sequence[str]) -> int:
+    if not (CONF_DIR / f"{config_name}.yaml").is_file():
+        print(
+            f"reasonbench {config_name}: error: config {CONF_DIR / config_name}.yaml not found "
+            "(reasonbench runs from a source checkout: pip install -e .)",
+            file=sys.stderr,
+        )
+        return 2
+    status = {"code": 0}
+
+    @hydra.main(config_path=str(CONF_DIR), config_name=config_name, version_base="1.3")
+    def app(cfg: DictConfig) -> None:
+        status["code"] = max(status["code"], run(cfg))
+
+    saved = sys.argv
+    sys.argv = [f"reasonbench {config_name}", *argv]
+    try:
+        app()
+    finally:
+        sys.argv = saved
+    return status["code"]
