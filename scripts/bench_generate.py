@@ -1,0 +1,78 @@
+"""Paper-scale generate + audit: wall seconds, peak RSS and cases/s (goal: <= 60 s, <= 2 GiB).
+
+Baseline measured in the same run: the same build with ``workers=1`` (``--baseline``), so the
+parallel speed-up is printed as a ratio.
+
+Usage: python scripts/bench_generate.py [--workers 2] [--baseline] [--out /tmp/rb-bench]
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from reasonbench.assembly import generate, spec_from_config
+from reasonbench.audit import audit
+
+CONF = Path(__file__).resolve().parents[1] / "conf"
+
+
+def peak_rss_mib() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def run(workers: int, out: Path) -> tuple[float, float, int]:
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        cfg = compose("generate", overrides=["benchmark=paper"])
+    spec = spec_from_config(OmegaConf.to_container(cfg.benchmark, resolve=True))  # type: ignore[arg-type]
+    start = time.perf_counter()
+    manifest = generate(spec, out, workers=workers, progress=False)
+    generated = time.perf_counter() - start
+    result = audit(out, workers=workers, progress=False)
+    total = time.perf_counter() - start
+    if not result["passed"]:
+        raise SystemExit(f"audit failed: {result['counts']}")
+    stats = manifest["stats"]
+    cases = stats["main cases (all splits)"] + stats["controls"]
+    return generated, total, cases
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--baseline", action="store_true", help="also time workers=1 in the same run"
+    )
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+    out = args.out or Path(tempfile.mkdtemp(prefix="rb-bench-")) / "reasonbench"
+    rows = []
+    for workers in ([1] if args.baseline else []) + [args.workers]:
+        generated, total, cases = run(workers, out)
+        rows.append((workers, generated, total, cases))
+    own, children = peak_rss_mib()
+    print("| workers | generate s | generate + audit s | cases (main + controls) | cases/s |")
+    print("|---|---|---|---|---|")
+    for workers, generated, total, cases in rows:
+        print(f"| {workers} | {generated:.1f} | {total:.1f} | {cases:,} | {cases / total:,.0f} |")
+    if args.baseline:
+        print(
+            f"speed-up workers={args.workers} vs baseline workers=1: {rows[0][2] / rows[-1][2]:.2f}x"
+        )
+    print(f"peak RSS: main process {own:,.0f} MiB, largest worker {children:,.0f} MiB")
+    verdict = "OK" if rows[-1][2] <= 60 and max(own, children) <= 2048 else "OVER BUDGET"
+    print(f"goal <= 60 s and <= 2 GiB: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
