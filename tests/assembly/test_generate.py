@@ -17,17 +17,9 @@ from reasonbench.audit import audit, verify
 from tests.assembly.toy import ToyStratum
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.assembly.conftest import small_config
-
-    out = tmp_path_factory.mktemp("bench") / "rb"
-    strata = {
-        "organizational": ToyStratum("organizational", 20),
-        "logical": ToyStratum("logical", 40, True),
-    }
-    generate(spec_from_config(small_config()), out, workers=1, progress=False, strata=strata)
-    return out
+@pytest.fixture
+def built(toy_benchmark: Path) -> Path:
+    return toy_benchmark
 
 
 def test_files_and_manifest(built: Path) -> None:

@@ -1,0 +1,25 @@
+"""Session fixtures shared across the suite: a small benchmark generated on toy strata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reasonbench.assembly import generate, spec_from_config
+from tests.assembly.conftest import small_config
+from tests.assembly.toy import ToyStratum
+
+
+def toy_strata() -> dict[str, ToyStratum]:
+    return {
+        "organizational": ToyStratum("organizational", 20),
+        "logical": ToyStratum("logical", 40, with_depth=True),
+    }
+
+
+@pytest.fixture(scope="session")
+def toy_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("toy-bench") / "rb"
+    generate(spec_from_config(small_config()), out, workers=1, progress=False, strata=toy_strata())
+    return out
