@@ -23,3 +23,15 @@ def toy_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("toy-bench") / "rb"
     generate(spec_from_config(small_config()), out, workers=1, progress=False, strata=toy_strata())
     return out
+
+
+@pytest.fixture(scope="session")
+def toy_predictions(toy_benchmark: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
+    from reasonbench.predictions import write_parquet
+
+    rows = load_rows(toy_benchmark)
+    out = tmp_path_factory.mktemp("preds")
+    write_parquet(out / "majority.parquet", majority_predictions(rows))
+    write_parquet(out / "tfidf.parquet", tfidf_predictions(rows, ngram=(2, 3), max_features=5000))
+    return out

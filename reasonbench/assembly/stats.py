@@ -7,19 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reasonbench.assembly.spec import SPLITS
-
-PAPER: dict[str, int | str] = {
-    "main cases (all splits)": 19520,
-    "gold endpoint change": 10888,
-    "stable": 8632,
-    "receipt-ambiguous": 3470,
-    "minimum receipt sizes present": "1, 2, 3",
-    "locked test examples": 2400,
-    "locked test units (organizational + logical)": "102 (6 + 96)",
-    "controls": 7200,
-    "organizational clauses": 45,
-    "logical worlds": 800,
-}
+from reasonbench.paper_figures import paper_figures
 
 
 def benchmark_stats(splits: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[str, Any]:
@@ -55,6 +43,6 @@ def benchmark_stats(splits: Mapping[str, Sequence[Mapping[str, Any]]]) -> dict[s
 def stats_table(stats: Mapping[str, Any]) -> str:
     """Markdown table: our value beside the paper's."""
     lines = ["| quantity | reasonbench | paper |", "|---|---|---|"]
-    for key, paper in PAPER.items():
+    for key, paper in paper_figures()["dataset"].items():
         lines.append(f"| {key} | {stats.get(key, '—')} | {paper} |")
     return "\n".join(lines)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -29,7 +30,7 @@ def make_model(
             ngram_range=ngram,
             max_features=max_features,
             sublinear_tf=True,
-            dtype=float,
+            dtype=np.float64,
         ),
         LogisticRegression(C=c, max_iter=300),
     )

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from reasonbench import __version__
-from reasonbench.cli import benchmark, receipt
+from reasonbench.cli import benchmark, receipt, results
 
 DESCRIPTION = """\
 reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     receipt.add_parser(subparsers)
     benchmark.add_parsers(subparsers)
+    results.add_parsers(subparsers)
     return parser
 
 

@@ -5,32 +5,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from reasonbench.analysis.analyze import analyze
-from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
-from reasonbench.predictions import write_parquet
+from reasonbench.baselines import load_rows
 
 
-@pytest.fixture(scope="module")
-def predictions(toy_benchmark: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    rows = load_rows(toy_benchmark)
-    out = tmp_path_factory.mktemp("preds")
-    write_parquet(out / "majority.parquet", majority_predictions(rows))
-    write_parquet(out / "tfidf.parquet", tfidf_predictions(rows, ngram=(2, 3), max_features=5000))
-    return out
-
-
-def test_every_split_is_predicted(toy_benchmark: Path, predictions: Path) -> None:
-    result = analyze(toy_benchmark, predictions, replicates=200)
+def test_every_split_is_predicted(toy_benchmark: Path, toy_predictions: Path) -> None:
+    result = analyze(toy_benchmark, toy_predictions, replicates=200)
     splits = set(result["methods"]["majority"]["seeds"]["0"]["splits"])
     assert {"train", "test_locked", "controls_locked", "cardinality_test"} <= splits
 
 
 def test_majority_receipt_accuracy_is_the_stable_share(
-    toy_benchmark: Path, predictions: Path
+    toy_benchmark: Path, toy_predictions: Path
 ) -> None:
-    result = analyze(toy_benchmark, predictions, replicates=200)
+    result = analyze(toy_benchmark, toy_predictions, replicates=200)
     locked = result["methods"]["majority"]["seeds"]["0"]["splits"]["test_locked"]
     rows = load_rows(toy_benchmark)["test_locked"]
     stable = {
@@ -43,12 +31,12 @@ def test_majority_receipt_accuracy_is_the_stable_share(
     assert locked["drift_rate"] == 0.0
 
 
-def test_comparison_and_holm(toy_benchmark: Path, predictions: Path) -> None:
+def test_comparison_and_holm(toy_benchmark: Path, toy_predictions: Path) -> None:
     comparisons = [
         {"name": "tfidf_vs_majority", "a": "tfidf", "b": "majority"},
         {"name": "missing", "a": "cube", "b": "direct_receipt"},
     ]
-    result = analyze(toy_benchmark, predictions, comparisons=comparisons, replicates=500)
+    result = analyze(toy_benchmark, toy_predictions, comparisons=comparisons, replicates=500)
     comp = result["inference"]["comparisons"]
     assert comp["missing"]["status"] == "not run"
     outcomes = comp["tfidf_vs_majority"]["outcomes"]
@@ -59,8 +47,8 @@ def test_comparison_and_holm(toy_benchmark: Path, predictions: Path) -> None:
         assert outcomes[outcome]["p_holm"] >= outcomes[outcome]["p_value"]
 
 
-def test_consistency_and_selective_reported(toy_benchmark: Path, predictions: Path) -> None:
-    result = analyze(toy_benchmark, predictions, replicates=200)
+def test_consistency_and_selective_reported(toy_benchmark: Path, toy_predictions: Path) -> None:
+    result = analyze(toy_benchmark, toy_predictions, replicates=200)
     seed = result["methods"]["tfidf"]["seeds"]["0"]
     assert set(seed["consistency"]) == {"inverse", "permutation", "distractor"}
     curve = seed["selective"]["tfidf_label_prob"]

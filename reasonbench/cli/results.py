@@ -1,0 +1,121 @@
+"""``reasonbench baselines | analyze | tables``: the CPU half of the paper's protocol."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, OmegaConf
+
+from reasonbench.cli.hydra_app import run_hydra
+
+
+def _fail(command: str, message: str) -> int:
+    print(f"reasonbench {command}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run_baselines(cfg: DictConfig) -> int:
+    from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
+    from reasonbench.predictions import write_parquet
+
+    try:
+        rows = load_rows(Path(cfg.data_dir))
+    except FileNotFoundError as exc:
+        return _fail("baselines", str(exc))
+    out = Path(cfg.out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    for method in cfg.methods:
+        start = time.perf_counter()
+        if method == "majority":
+            records = majority_predictions(rows)
+        elif method == "tfidf":
+            records = tfidf_predictions(
+                rows,
+                ngram=tuple(cfg.tfidf.ngram),
+                max_features=cfg.tfidf.max_features,
+                c=cfg.tfidf.c,
+            )
+        else:
+            return _fail("baselines", f"unknown baseline {method!r} (majority, tfidf)")
+        write_parquet(out / f"{method}.parquet", records)
+        print(
+            f"{method}: {len(records):,} prediction records in {time.perf_counter() - start:.1f} s -> {out}"
+        )
+    return 0
+
+
+def run_analyze(cfg: DictConfig) -> int:
+    from reasonbench.analysis.analyze import analyze
+    from reasonbench.analysis.selective import MixedSourceError
+    from reasonbench.predictions import PredictionFileError
+
+    comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
+    try:
+        metrics = analyze(
+            Path(cfg.data_dir),
+            Path(cfg.predictions_dir),
+            comparisons,
+            cfg.replicates,
+            cfg.seed,
+            cfg.allow_mixed_sources,
+        )
+    except (FileNotFoundError, PredictionFileError, MixedSourceError) as exc:
+        return _fail("analyze", str(exc))
+    metrics["config"] = OmegaConf.to_container(cfg, resolve=True)
+    out = Path(cfg.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    tmp.write_text(json.dumps(metrics, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(out)
+    print(f"analyzed {len(metrics['methods'])} method(s) -> {out}")
+    return 0
+
+
+def run_tables(cfg: DictConfig) -> int:
+    from reasonbench.paper_figures import paper_figures
+    from reasonbench.reports.build import write_reports
+
+    metrics_path, manifest_path = Path(cfg.metrics), Path(cfg.data_dir) / "MANIFEST.json"
+    for path in (metrics_path, manifest_path):
+        if not path.is_file():
+            return _fail(
+                "tables", f"{path} not found (run 'reasonbench analyze' / 'generate' first)"
+            )
+    metrics = json.loads(metrics_path.read_text())
+    stats = json.loads(manifest_path.read_text())["stats"]
+    methods: Any = OmegaConf.to_container(cfg.methods, resolve=True)
+    written = write_reports(metrics, stats, paper_figures(), methods, Path(cfg.out_dir))
+    print(
+        f"wrote {len(written['tables'])} tables and {len(written['figures'])} figures under {cfg.out_dir}"
+    )
+    return 0
+
+
+COMMANDS = {
+    "baselines": (
+        run_baselines,
+        "majority and char TF-IDF baselines -> prediction records (Hydra)",
+    ),
+    "analyze": (
+        run_analyze,
+        "score predictions: accuracy, accounting, consistency, bootstrap, debt (Hydra)",
+    ),
+    "tables": (run_tables, "write the paper's tables (md/csv/tex) and figures (png) (Hydra)"),
+}
+
+
+def add_parsers(subparsers: Any) -> None:
+    for name, (fn, helptext) in COMMANDS.items():
+        p = subparsers.add_parser(
+            name,
+            help=helptext,
+            add_help=False,
+            description=helptext + "; run with --help for Hydra's help",
+        )
+        p.add_argument("overrides", nargs=argparse.REMAINDER)
+        p.set_defaults(handler=lambda a, n=name, f=fn: run_hydra(n, f, a.overrides))

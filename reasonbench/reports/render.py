@@ -1,0 +1,89 @@
+"""Render one table (header + rows of cells) as Markdown, CSV and LaTeX, written atomically."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+Cell = str | int | float | None
+
+
+def fmt(value: Cell, digits: int = 2) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def pct(value: float | None) -> float | None:
+    """A rate in [0, 1] as percentage points (None stays None)."""
+    return None if value is None else 100.0 * value
+
+
+@dataclass(frozen=True)
+class Table:
+    name: str
+    title: str
+    header: Sequence[str]
+    rows: Sequence[Sequence[Cell]]
+    note: str = ""
+
+    def markdown(self) -> str:
+        lines = [
+            f"### {self.title}",
+            "",
+            "| " + " | ".join(self.header) + " |",
+            "|" + "---|" * len(self.header),
+        ]
+        lines += ["| " + " | ".join(fmt(c) for c in row) + " |" for row in self.rows]
+        if self.note:
+            lines += ["", self.note]
+        return "\n".join(lines) + "\n"
+
+    def csv(self) -> str:
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(self.header)
+        writer.writerows(["" if c is None else c for c in row] for row in self.rows)
+        return buffer.getvalue()
+
+    def latex(self) -> str:
+        def esc(text: str) -> str:
+            for a, b in (
+                ("\\", r"\textbackslash{}"),
+                ("&", r"\&"),
+                ("%", r"\%"),
+                ("_", r"\_"),
+                ("#", r"\#"),
+                ("—", "--"),
+                ("−", "-"),
+                ("≥", r"$\geq$"),
+            ):
+                text = text.replace(a, b)
+            return text
+
+        lines = [
+            r"\begin{table}[t]",
+            r"\centering",
+            rf"\caption{{{esc(self.title)}}}",
+            rf"\label{{tab:{self.name}}}",
+            r"\begin{tabular}{" + "l" * len(self.header) + "}",
+            r"\toprule",
+            " & ".join(esc(h) for h in self.header) + r" \\",
+            r"\midrule",
+        ]
+        lines += [" & ".join(esc(fmt(c)) for c in row) + r" \\" for row in self.rows]
+        lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+        return "\n".join(lines) + "\n"
+
+    def write(self, directory: Path) -> None:
+        directory.mkdir(parents=True, exist_ok=True)
+        for suffix, text in (("md", self.markdown()), ("csv", self.csv()), ("tex", self.latex())):
+            target = directory / f"{self.name}.{suffix}"
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(target)
