@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from reasonbench import __version__
-from reasonbench.cli import benchmark, receipt, results
+from reasonbench.cli import benchmark, clauses, receipt, results
 
 DESCRIPTION = """\
 reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"reasonbench {__version__}")
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND")
     receipt.add_parser(subparsers)
+    clauses.add_parser(subparsers)
     benchmark.add_parsers(subparsers)
     results.add_parsers(subparsers)
     return parser

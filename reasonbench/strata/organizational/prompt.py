@@ -1,0 +1,59 @@
+"""The prompt text of a transition: a header, then one section per source in ``source_order``.
+
+A changed source shows its old text then its revised text under the family's before/after
+labels; an unchanged source is shown once under the family's "unchanged" label (its content is
+still needed to decide, and showing it twice would only lengthen the prompt). Task instructions
+are not part of the rendering: assembly adds the instruction of each learning target.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from reasonbench.core.sources import GNA
+from reasonbench.strata.base import Rendering, Transition
+from reasonbench.strata.organizational.adjudicator import unpack
+from reasonbench.strata.organizational.render import (
+    Family,
+    grounds_text,
+    norm_text,
+    scope_text,
+    subject_words,
+)
+from reasonbench.strata.organizational.schema import Clause, FieldSpec
+
+
+def source_texts(
+    clause: Clause, specs: Mapping[str, FieldSpec], state: Any, family: Family
+) -> dict[str, str]:
+    grounds, norm, scope = unpack(state)
+    return {
+        "G": grounds_text(specs, grounds, family),
+        "N": norm_text(clause, norm, family),
+        "A": scope_text(clause, scope, family),
+    }
+
+
+def render_transition(
+    clause: Clause,
+    specs: Mapping[str, FieldSpec],
+    transition: Transition,
+    family: Family,
+    family_name: str,
+    source_order: tuple[str, ...],
+) -> Rendering:
+    if sorted(source_order) != sorted(GNA):
+        raise ValueError(f"source_order must be a permutation of {GNA}, got {source_order}")
+    words = subject_words(clause)
+    old = source_texts(clause, specs, transition.old, family)
+    new = source_texts(clause, specs, transition.new, family)
+    blocks = [family["header"].format(title=clause.title, **words)]
+    for source in source_order:
+        heading = family[f"heading_{source}"].format(**words)
+        if transition.old[source] == transition.new[source]:
+            body = f"{family['same']} {old[source]}"
+        else:
+            body = f"{family['before']} {old[source]}\n{family['after']} {new[source]}"
+        blocks.append(f"{heading}\n{body}")
+    return Rendering("\n\n".join(blocks), family_name, tuple(source_order))
