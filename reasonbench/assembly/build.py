@@ -7,12 +7,19 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from reasonbench.assembly.allocate import QuotaError, class_counts
+from reasonbench.assembly.allocate import CLASSES, QuotaError, class_counts
 from reasonbench.assembly.materialize import CONTROL_SPLIT_NAME, materialize
 from reasonbench.assembly.parallel import pmap
 from reasonbench.assembly.plan import cardinality_tasks, main_tasks, unit_assignment
+from reasonbench.assembly.sampling import ANY
 from reasonbench.assembly.spec import SPLITS, BenchmarkSpec
-from reasonbench.assembly.tasks import UnitTask, install_strata, pool_summary
+from reasonbench.assembly.tasks import (
+    PoolSummary,
+    UnitTask,
+    choose_draws,
+    install_strata,
+    pool_summary,
+)
 from reasonbench.strata.base import Stratum
 
 Record = dict[str, Any]
@@ -33,18 +40,17 @@ def _materialize(
 
 def allocate_classes(
     tasks: list[UnitTask],
-    summaries: list[dict[str, int]],
+    summaries: list[PoolSummary],
     quotas: dict[tuple[str, str], dict[str, int]],
 ) -> list[UnitTask]:
     """Phase 2: per (split, stratum), exact class counts per unit within each unit's pool."""
     out = list(tasks)
     for (split, name), quota in quotas.items():
         idx = [i for i, t in enumerate(tasks) if t.split == split and t.stratum == name]
-        takes = class_counts(
-            [tasks[i].cases for i in idx], [summaries[i] for i in idx], quota, f"{split}/{name}"
-        )
+        available = [{c: sum(k == c for _, k in summaries[i]) for c in CLASSES} for i in idx]
+        takes = class_counts([tasks[i].cases for i in idx], available, quota, f"{split}/{name}")
         for i, take in zip(idx, takes, strict=True):
-            out[i] = replace(tasks[i], take=take)
+            out[i] = replace(tasks[i], draws=choose_draws(summaries[i], take))
     return out
 
 
@@ -90,6 +96,11 @@ def build(
     check_quotas(spec, splits)
     cardinality: dict[str, list[Record]] = {"cardinality_train": [], "cardinality_test": []}
     card_tasks = cardinality_tasks(spec, strata, assignment)
+    card_pools = pmap(pool_summary, card_tasks, workers, "cardinality pools", progress)
+    card_tasks = [
+        replace(t, draws=choose_draws(p, {ANY: t.cases}))
+        for t, p in zip(card_tasks, card_pools, strict=True)
+    ]
     for part in cardinality:
         batch = [t for t in card_tasks if t.split == part]
         prefix = f"card-{part.removeprefix('cardinality_')}-"

@@ -126,7 +126,6 @@ def cardinality_tasks(
                     f"{spec.seed}:cardinality:{part}",
                     {ANY: n},
                     BUDGET_PER_CASE * n + 200,
-                    take={ANY: n},
                 )
             )
     return tasks

@@ -41,7 +41,7 @@ class DrawRules:
 
 @dataclass(frozen=True)
 class Candidate:
-    index: int  # position among the pool's accepted candidates
+    draw: int  # the draw that produced it (replayable: see ``draw_rng``)
     transition: Transition
     cube: Cube
     receipt: Receipt
@@ -68,44 +68,70 @@ def state_key(stratum: Stratum, transition: Transition) -> str:
     )
 
 
-def draw_candidates(
-    stratum: Stratum, unit: Any, rules: DrawRules, rng: random.Random, budget: int
-) -> Iterator[Candidate]:
-    """Accepted candidates in draw order (at most ``budget`` draws)."""
-    seen: set[str] = set()
-    accepted = 0
+def draw_one(
+    stratum: Stratum, unit: Any, rules: DrawRules, rng: random.Random, draw: int
+) -> Candidate | None:
+    """One draw: a transition that satisfies ``rules``, executed; ``None`` if rejected."""
     operators = None if rules.operators is None else list(rules.operators)
-    for _ in range(budget):
-        sources = rules.subsets[rng.randrange(len(rules.subsets))]
-        family = rules.families[rng.randrange(len(rules.families))]
-        transition = stratum.sample_transition(unit, rng, sources, operators)
-        if transition is None:
+    sources = rules.subsets[rng.randrange(len(rules.subsets))]
+    family = rules.families[rng.randrange(len(rules.families))]
+    transition = stratum.sample_transition(unit, rng, sources, operators)
+    if transition is None:
+        return None
+    if rules.require_operator and not set(transition.operators) & set(rules.require_operator):
+        return None
+    depth = stratum.proof_depth(transition)
+    if depth is not None:
+        if rules.min_depth is not None and depth < rules.min_depth:
+            return None
+        if rules.max_depth is not None and depth > rules.max_depth:
+            return None
+    cube = execute_cube(stratum.adjudicator(transition.context), transition.old, transition.new)
+    receipt = receipt_of(cube)
+    if rules.require_changed and receipt.stable:
+        return None
+    return Candidate(draw, transition, cube, receipt, family, depth)
+
+
+def draw_rng(stream: str, draw: int) -> random.Random:
+    """Every draw has its own RNG, so any accepted draw can be replayed alone, in any process."""
+    return random.Random(f"{stream}:{draw}")
+
+
+def draw_candidates(
+    stratum: Stratum, unit: Any, rules: DrawRules, stream: str, budget: int
+) -> Iterator[Candidate]:
+    """Accepted, de-duplicated candidates in draw order (at most ``budget`` draws)."""
+    seen: set[str] = set()
+    for draw in range(budget):
+        candidate = draw_one(stratum, unit, rules, draw_rng(stream, draw), draw)
+        if candidate is None:
             continue
-        if rules.require_operator and not set(transition.operators) & set(rules.require_operator):
-            continue
-        depth = stratum.proof_depth(transition)
-        if depth is not None:
-            if rules.min_depth is not None and depth < rules.min_depth:
-                continue
-            if rules.max_depth is not None and depth > rules.max_depth:
-                continue
-        cube = execute_cube(stratum.adjudicator(transition.context), transition.old, transition.new)
-        receipt = receipt_of(cube)
-        if rules.require_changed and receipt.stable:
-            continue
-        key = state_key(stratum, transition)
+        key = state_key(stratum, candidate.transition)
         if key in seen:
             continue
         seen.add(key)
-        yield Candidate(accepted, transition, cube, receipt, family, depth)
-        accepted += 1
+        yield candidate
+
+
+def replay(
+    stratum: Stratum, unit: Any, rules: DrawRules, stream: str, draws: list[int]
+) -> list[Candidate]:
+    """Re-create the accepted candidates of the given draws (identical to the pool's)."""
+    out = []
+    for draw in draws:
+        candidate = draw_one(stratum, unit, rules, draw_rng(stream, draw), draw)
+        if candidate is None:  # cannot happen for a draw the pool accepted: determinism broke
+            raise RuntimeError(f"draw {draw} of stream {stream} no longer yields a case")
+        out.append(candidate)
+    return out
 
 
 def build_pool(
     stratum: Stratum,
     unit: Any,
     rules: DrawRules,
-    rng: random.Random,
+    stream: str,
     wants: dict[str, int],
     budget: int,
 ) -> list[Candidate]:
@@ -117,7 +143,7 @@ def build_pool(
     """
     pool: list[Candidate] = []
     have = dict.fromkeys(wants, 0)
-    for candidate in draw_candidates(stratum, unit, rules, rng, budget):
+    for candidate in draw_candidates(stratum, unit, rules, stream, budget):
         pool.append(candidate)
         have[candidate.case_class] = have.get(candidate.case_class, 0) + 1
         have[ANY] = len(pool)

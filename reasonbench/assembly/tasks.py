@@ -6,11 +6,10 @@ Work is split by independent unit: every item carries everything needed to regen
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from reasonbench.assembly.sampling import ANY, Candidate, DrawRules, build_pool
+from reasonbench.assembly.sampling import ANY, Candidate, DrawRules, build_pool, replay
 from reasonbench.strata.base import Stratum
 
 _STRATA: dict[str, Stratum] = {}
@@ -37,39 +36,44 @@ class UnitTask:
     unit_id: str
     cases: int
     rules: DrawRules
-    stream: str  # RNG stream name; (stream, unit) fully determines the pool
+    stream: str  # RNG stream name; (stream, unit, draw) fully determines a draw
     wants: dict[str, int] = field(default_factory=dict)
     budget: int = 0
-    take: dict[str, int] | None = None  # phase 2 result: how many of each class to keep
+    draws: tuple[int, ...] | None = None  # phase 2 result: the pool draws to keep, in order
 
-    def rng(self) -> random.Random:
-        return random.Random(f"{self.stream}:{self.unit_id}")
+    @property
+    def unit_stream(self) -> str:
+        return f"{self.stream}:{self.unit_id}"
 
 
-def pool_for(task: UnitTask) -> list[Candidate]:
+PoolSummary = list[tuple[int, str]]  # (draw, case class) of each pool candidate, in draw order
+
+
+def pool_summary(task: UnitTask) -> PoolSummary:
+    """Phase 1: draw the unit's pool; report only each candidate's draw and class."""
     unit = _UNITS[task.stratum][task.unit_id]
-    return build_pool(_STRATA[task.stratum], unit, task.rules, task.rng(), task.wants, task.budget)
+    pool = build_pool(
+        _STRATA[task.stratum], unit, task.rules, task.unit_stream, task.wants, task.budget
+    )
+    return [(c.draw, c.case_class) for c in pool]
 
 
-def pool_summary(task: UnitTask) -> dict[str, int]:
-    """Phase 1: how many candidates of each class this unit's pool holds."""
-    counts = {"ambiguous": 0, "changed": 0, "stable": 0}
-    for candidate in pool_for(task):
-        counts[candidate.case_class] += 1
-    return counts
+def choose_draws(summary: PoolSummary, take: dict[str, int]) -> tuple[int, ...]:
+    """Phase 2: the first ``take[c]`` candidates of each class (or ``take["any"]`` of any)."""
+    if ANY in take:
+        return tuple(draw for draw, _ in summary[: take[ANY]])
+    remaining = dict(take)
+    chosen = []
+    for draw, case_class in summary:
+        if remaining.get(case_class, 0) > 0:
+            remaining[case_class] -= 1
+            chosen.append(draw)
+    return tuple(chosen)
 
 
 def select(task: UnitTask) -> list[Candidate]:
-    """Phase 3: regenerate the pool and keep the first ``take[c]`` candidates of each class,
-    in draw order."""
-    if task.take is None:
-        raise ValueError(f"task for {task.unit_id} has no class allocation")
-    if ANY in task.take:
-        return pool_for(task)[: task.take[ANY]]
-    remaining = dict(task.take)
-    chosen = []
-    for candidate in pool_for(task):
-        if remaining.get(candidate.case_class, 0) > 0:
-            remaining[candidate.case_class] -= 1
-            chosen.append(candidate)
-    return chosen
+    """Phase 3: replay exactly the chosen draws (no re-sampling of the whole pool)."""
+    if task.draws is None:
+        raise ValueError(f"task for {task.unit_id} has no chosen draws")
+    unit = _UNITS[task.stratum][task.unit_id]
+    return replay(_STRATA[task.stratum], unit, task.rules, task.unit_stream, list(task.draws))
