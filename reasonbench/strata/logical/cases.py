@@ -1,0 +1,83 @@
+"""Cases: compose one operator per source into a revision of the world, then draw the query.
+
+Operators run in G, N, A order, each on the state the previous one produced (a multi-source
+change is the composition of single-source ones), all aimed at one target atom (targets.py);
+the query is drawn afterwards from the executed cubes of all candidates (queries.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reasonbench.core.sources import GNA
+from reasonbench.core.state import EvaluatorState
+from reasonbench.strata.base import Operator, Transition
+from reasonbench.strata.logical.queries import Want, candidates, choose_query
+from reasonbench.strata.logical.sampler import World
+from reasonbench.strata.logical.targets import choose_target, reaim
+
+NOOP_WEIGHT = 0.5  # no-op operators are drawn at half weight (every operator makes stable cases)
+
+
+def revise(
+    world: World,
+    rng: random.Random,
+    sources: tuple[str, ...],
+    operators: Mapping[str, Operator],
+    allowed: Sequence[str] | None,
+) -> tuple[EvaluatorState[Any], tuple[str, ...]] | None:
+    """Apply one allowed operator per requested source, in G, N, A order (composition)."""
+    if not sources or len(set(sources)) != len(sources) or not set(sources) <= set(GNA):
+        raise ValueError(f"sources must be distinct members of {GNA}, got {sources}")
+    if allowed is not None and not set(allowed) <= set(operators):
+        raise ValueError(f"unknown operator(s) {sorted(set(allowed) - set(operators))}")
+    state, applied = world.state, []
+    world = world.aim(choose_target(world, rng, sources))
+    for source in (s for s in GNA if s in sources):
+        names = [n for n, op in sorted(operators.items()) if op.source == source]
+        names = [n for n in names if allowed is None or n in allowed]
+        for name in _weighted_order(names, operators, rng):
+            component = operators[name].apply(world, state, rng)
+            if component is not None and component != state[source]:
+                state = state.replace(**{source: component})
+                applied.append(name)
+                world = reaim(world, state, rng)
+                break
+        else:
+            return None
+    return state, tuple(applied)
+
+
+def _weighted_order(
+    names: list[str], operators: Mapping[str, Operator], rng: random.Random
+) -> list[str]:
+    """``names`` in a weighted random order: the first is the operator drawn, the rest are the
+    fallbacks, in case it does not apply."""
+    pool, out = list(names), []
+    while pool:
+        weights = [NOOP_WEIGHT if operators[n].noop else 1.0 for n in pool]
+        out.append(pool.pop(rng.choices(range(len(pool)), weights=weights)[0]))
+    return out
+
+
+def sample_case(
+    world: World,
+    rng: random.Random,
+    sources: tuple[str, ...],
+    operators: Mapping[str, Operator],
+    allowed: Sequence[str] | None = None,
+    min_depth: int | None = None,
+    max_depth: int | None = None,
+    want: Want | None = None,
+) -> Transition | None:
+    """Revise the world's base state, then draw the query (``None`` if nothing qualifies)."""
+    revised = revise(world, rng, sources, operators, allowed)
+    if revised is None:
+        return None
+    new, applied = revised
+    chosen = choose_query(candidates(world, world.state, new), rng, min_depth, max_depth, want)
+    if chosen is None:
+        return None
+    return Transition(world.unit_id, world.state, new, applied, {"query": list(chosen.query)})

@@ -1,0 +1,1 @@
+"""Mutation operators by source (grounds, norms, authority) and the shared choice helpers."""
