@@ -41,7 +41,13 @@ def split_rules(spec: BenchmarkSpec, name: str, strat: Stratum, split: str) -> D
     if split == "shift_operator":
         if not held_ops:
             raise SpecError(f"shift_operator needs shifts.held_out_operators.{name}")
-        rules = replace(rules, operators=None, require_operator=held_ops)
+        # Held-out operators for every source that has one (all operators for a source that has
+        # none), so each draw meets the requirement instead of being rejected most of the time.
+        covered = {strat.operators[op].source for op in held_ops}
+        allowed = held_ops + tuple(
+            sorted(op for op, o in strat.operators.items() if o.source not in covered)
+        )
+        rules = replace(rules, operators=allowed, require_operator=held_ops)
     if split == "shift_linguistic":
         if held_family is None:
             raise SpecError(f"shift_linguistic needs shifts.held_out_family.{name}")

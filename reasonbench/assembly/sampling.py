@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
@@ -98,33 +97,32 @@ def draw_rng(stream: str, draw: int) -> random.Random:
     return random.Random(f"{stream}:{draw}")
 
 
-def draw_candidates(
-    stratum: Stratum, unit: Any, rules: DrawRules, stream: str, budget: int
-) -> Iterator[Candidate]:
-    """Accepted, de-duplicated candidates in draw order (at most ``budget`` draws)."""
-    seen: set[str] = set()
-    for draw in range(budget):
-        candidate = draw_one(stratum, unit, rules, draw_rng(stream, draw), draw)
-        if candidate is None:
-            continue
-        key = state_key(stratum, candidate.transition)
-        if key in seen:
-            continue
-        seen.add(key)
-        yield candidate
-
-
 def replay(
     stratum: Stratum, unit: Any, rules: DrawRules, stream: str, draws: list[int]
 ) -> list[Candidate]:
     """Re-create the accepted candidates of the given draws (identical to the pool's)."""
     out = []
     for draw in draws:
-        candidate = draw_one(stratum, unit, rules, draw_rng(stream, draw), draw)
+        candidate = draw_one(
+            stratum, unit, rules_for_draw(rules, draw), draw_rng(stream, draw), draw
+        )
         if candidate is None:  # cannot happen for a draw the pool accepted: determinism broke
             raise RuntimeError(f"draw {draw} of stream {stream} no longer yields a case")
         out.append(candidate)
     return out
+
+
+FOCUS = 1 << 32
+"""Draws numbered from FOCUS on change two or three sources only: a receipt can be ambiguous only
+when at least two sources change, so once a pool lacks nothing but ambiguous cases, singleton
+changes are wasted draws. Encoding the mode in the draw number keeps every draw replayable."""
+
+
+def rules_for_draw(rules: DrawRules, draw: int) -> DrawRules:
+    if draw < FOCUS:
+        return rules
+    multi = tuple(s for s in rules.subsets if len(s) > 1)
+    return replace(rules, subsets=multi) if multi else rules
 
 
 def build_pool(
@@ -135,18 +133,35 @@ def build_pool(
     wants: dict[str, int],
     budget: int,
 ) -> list[Candidate]:
-    """Draw until every class in ``wants`` has that many candidates (or the budget is spent).
+    """Draw until every class in ``wants`` has that many candidates (or ``budget`` draws).
 
     ``wants`` may use the key ``"any"`` for a class-blind count. Candidates of a class that is
-    already full are still kept: they are cheap, and the
-    allocator may need a unit to give more of a class than its proportional share.
+    already full are still kept: the allocator may need a unit to give more of a class than its
+    proportional share. Duplicate case contents are skipped.
     """
     pool: list[Candidate] = []
+    seen: set[str] = set()
     have = dict.fromkeys(wants, 0)
-    for candidate in draw_candidates(stratum, unit, rules, stream, budget):
-        pool.append(candidate)
-        have[candidate.case_class] = have.get(candidate.case_class, 0) + 1
-        have[ANY] = len(pool)
-        if all(have[c] >= n for c, n in wants.items()):
+    draw = 0
+    for _ in range(budget):
+        missing = [c for c, n in wants.items() if have[c] < n]
+        if not missing:
             break
+        if missing == ["ambiguous"] and draw < FOCUS:
+            draw = FOCUS
+        candidate = draw_one(
+            stratum, unit, rules_for_draw(rules, draw), draw_rng(stream, draw), draw
+        )
+        draw += 1
+        if candidate is None:
+            continue
+        key = state_key(stratum, candidate.transition)
+        if key in seen:
+            continue
+        seen.add(key)
+        pool.append(candidate)
+        if candidate.case_class in have:
+            have[candidate.case_class] += 1
+        if ANY in have:
+            have[ANY] = len(pool)
     return pool
