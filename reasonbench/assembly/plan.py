@@ -16,7 +16,7 @@ from reasonbench.assembly.spec import SPLITS, BenchmarkSpec, SpecError
 from reasonbench.assembly.tasks import UnitTask
 from reasonbench.strata.base import Stratum
 
-POOL_SLACK = 1.5  # pools aim 50% above a unit's proportional share of each class
+POOL_SLACK = 1.15  # pools aim 15% above a unit's proportional share of each class
 BUDGET_PER_CASE = 60  # draws allowed per requested case before a pool stops short
 
 
@@ -78,7 +78,15 @@ def main_tasks(
     ]
     weights = [spec.splits[s][n].cases for s, n in cells]
     changed = largest_remainder(spec.changed, weights)
-    ambiguous = largest_remainder(spec.ambiguous, weights)
+    # Ambiguity is apportioned by cases x the stratum's weight: strata differ in how cheaply they
+    # yield ambiguous receipts (spec.ambiguity_weight, documented in docs/benchmark.md).
+    ambiguous = largest_remainder(
+        spec.ambiguous,
+        [
+            round(w * spec.ambiguity_weight[n] * 1000)
+            for w, (_, n) in zip(weights, cells, strict=True)
+        ],
+    )
     quotas: dict[tuple[str, str], dict[str, int]] = {}
     tasks: list[UnitTask] = []
     for (split, name), cases, chg, amb in zip(cells, weights, changed, ambiguous, strict=True):
@@ -90,7 +98,7 @@ def main_tasks(
         units = assignment[name][split]
         for unit_id, n in zip(units, even_split(cases, len(units)), strict=True):
             wants = {
-                c: math.ceil(POOL_SLACK * n * q / cases) + 2 if q else 0 for c, q in quota.items()
+                c: math.ceil(POOL_SLACK * n * q / cases) + 1 if q else 0 for c, q in quota.items()
             }
             tasks.append(
                 UnitTask(

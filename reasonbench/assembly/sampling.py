@@ -36,6 +36,7 @@ class DrawRules:
     min_depth: int | None = None
     max_depth: int | None = None
     require_changed: bool = False
+    aim: str | None = None  # hint passed to the stratum (see ``Stratum.sample_transition``)
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,15 @@ def draw_one(
     operators = None if rules.operators is None else list(rules.operators)
     sources = rules.subsets[rng.randrange(len(rules.subsets))]
     family = rules.families[rng.randrange(len(rules.families))]
-    transition = stratum.sample_transition(unit, rng, sources, operators)
+    transition = stratum.sample_transition(
+        unit,
+        rng,
+        sources,
+        operators,
+        aim=rules.aim,
+        min_depth=rules.min_depth,
+        max_depth=rules.max_depth,
+    )
     if transition is None:
         return None
     if rules.require_operator and not set(transition.operators) & set(rules.require_operator):
@@ -113,16 +122,17 @@ def replay(
 
 
 FOCUS = 1 << 32
-"""Draws numbered from FOCUS on change two or three sources only: a receipt can be ambiguous only
-when at least two sources change, so once a pool lacks nothing but ambiguous cases, singleton
-changes are wasted draws. Encoding the mode in the draw number keeps every draw replayable."""
+"""Draws numbered from FOCUS change two or three sources and ask the stratum for an ambiguous
+case: a receipt can be ambiguous only when at least two sources change, so once a pool lacks
+nothing but ambiguous cases other draws are wasted. Encoding the mode in the draw number keeps
+every draw replayable."""
 
 
 def rules_for_draw(rules: DrawRules, draw: int) -> DrawRules:
     if draw < FOCUS:
         return rules
     multi = tuple(s for s in rules.subsets if len(s) > 1)
-    return replace(rules, subsets=multi) if multi else rules
+    return replace(rules, subsets=multi or rules.subsets, aim="ambiguous")
 
 
 def build_pool(

@@ -43,6 +43,7 @@ class BenchmarkSpec:
     changed: int
     ambiguous: int
     min_sizes: tuple[int, ...]
+    ambiguity_weight: dict[str, float]
     control_split: str
     control_kinds: tuple[str, ...]
     held_out_operators: dict[str, tuple[str, ...]]
@@ -71,6 +72,7 @@ class BenchmarkSpec:
                 "changed": self.changed,
                 "ambiguous": self.ambiguous,
                 "min_sizes": list(self.min_sizes),
+                "ambiguity_weight": dict(self.ambiguity_weight),
             },
             "controls": {"split": self.control_split, "kinds": list(self.control_kinds)},
             "shifts": {
@@ -99,6 +101,18 @@ def _int(value: Any, where: str, minimum: int = 0) -> int:
             f"benchmark config: '{where}' must be an integer >= {minimum}, got {value!r}"
         )
     return value
+
+
+def _weights(data: Mapping[str, Any], strata: tuple[str, ...]) -> dict[str, float]:
+    out = {}
+    for name in strata:
+        value = data.get(name, 1.0)
+        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            raise SpecError(
+                f"benchmark config: 'quotas.ambiguity_weight.{name}' must be a number > 0"
+            )
+        out[name] = float(value)
+    return out
 
 
 def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
@@ -158,6 +172,7 @@ def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
         changed=_int(_get(quotas, "changed", "quotas."), "quotas.changed"),
         ambiguous=_int(_get(quotas, "ambiguous", "quotas."), "quotas.ambiguous"),
         min_sizes=tuple(_get(quotas, "min_sizes", "quotas.")),
+        ambiguity_weight=_weights(quotas.get("ambiguity_weight") or {}, strata),
         control_split=control_split,
         control_kinds=kinds,
         held_out_operators={s: tuple(held_ops.get(s) or ()) for s in strata},

@@ -77,6 +77,10 @@ class Stratum(Protocol):
         rng: random.Random,
         sources: tuple[str, ...],
         operators: Sequence[str] | None = None,
+        *,
+        aim: str | None = None,
+        min_depth: int | None = None,
+        max_depth: int | None = None,
     ) -> Transition | None:
         """A random starting state for ``unit`` and a revision that changes exactly ``sources``.
 
@@ -84,6 +88,10 @@ class Stratum(Protocol):
         ``None`` = all registered operators of that source) and applied in G, N, A order; a
         multi-source change is the composition of single-source ones. ``None`` when no allowed
         operator applies. Everything random comes from ``rng`` (never ``hash()`` or set order).
+
+        ``aim`` ("ambiguous", "changed" or "stable") and the depth bounds are *hints* a stratum may
+        use to spend less on rejected draws; callers still classify every case by executing it, and
+        a stratum without proof depth ignores the bounds.
         """
         ...
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
+from reasonbench.core.receipt import Receipt
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import JSON, Operator, Rendering, Stratum, Transition
 from reasonbench.strata.logical import adjudicator as adj
@@ -25,6 +26,22 @@ from reasonbench.strata.logical.world import components_from_json, components_to
 N_WORLDS = 800
 HELD_OUT_FAMILIES = ("qa",)
 """Template families reserved for the linguistic-shift split (never rendered for training)."""
+
+
+def _ambiguous(receipt: Receipt) -> bool:
+    return receipt.ambiguous
+
+
+def _changed(receipt: Receipt) -> bool:
+    return not receipt.stable
+
+
+def _stable(receipt: Receipt) -> bool:
+    return receipt.stable
+
+
+# The protocol's ``aim`` hint, as a filter on each candidate query's executed receipt.
+AIMS: dict[str, Want] = {"ambiguous": _ambiguous, "changed": _changed, "stable": _stable}
 
 
 class LogicalStratum:
@@ -66,6 +83,7 @@ class LogicalStratum:
         sources: tuple[str, ...],
         operators: Sequence[str] | None = None,
         *,
+        aim: str | None = None,
         min_depth: int | None = None,
         max_depth: int | None = None,
         want: Want | None = None,
@@ -75,6 +93,8 @@ class LogicalStratum:
         executed receipt. ``None`` when no operator applies or no query qualifies."""
         if not isinstance(unit, World):
             raise TypeError(f"a logical unit is a World, got {type(unit).__name__}")
+        if want is None and aim is not None:
+            want = AIMS[aim]
         return sample_case(
             unit, rng, sources, self.operators, operators, min_depth, max_depth, want
         )

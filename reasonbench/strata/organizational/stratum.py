@@ -59,7 +59,14 @@ class OrganizationalStratum:
         rng: random.Random,
         sources: tuple[str, ...],
         operators: Sequence[str] | None = None,
+        *,
+        aim: str | None = None,
+        min_depth: int | None = None,
+        max_depth: int | None = None,
     ) -> Transition | None:
+        # Clauses have no proof depth, and the composer already steers every draw toward
+        # revisions that matter, so the hints are accepted and not used.
+        del aim, min_depth, max_depth
         return compose.sample_transition(self.clause(unit), rng, sources, operators)
 
     def state_to_json(self, state: EvaluatorState[Any]) -> dict[str, Any]:
