@@ -1,6 +1,6 @@
 """Benchmark assembly: spec, quotas, unit pools, records, controls, writing and manifests."""
 
-from reasonbench.assembly.build import Built, build
+from reasonbench.assembly.pipeline import Built, build
 from reasonbench.assembly.generation import generate
 from reasonbench.assembly.spec import SPLITS, BenchmarkSpec, SpecError, spec_from_config
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from reasonbench.assembly.build import Built, build
+from reasonbench.assembly.pipeline import Built, build
 from reasonbench.assembly.spec import BenchmarkSpec
 from reasonbench.assembly.stats import benchmark_stats, stats_table
 from reasonbench.assembly.write import (
