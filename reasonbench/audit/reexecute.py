@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from reasonbench.core.cube import execute_cube
 from reasonbench.core.receipt import receipt_of
 from reasonbench.core.sources import mask_members
-from reasonbench.core.state import changed_sources
+from reasonbench.core.state import EvaluatorState, changed_sources
 from reasonbench.strata.base import Stratum
 from reasonbench.targets.parse import Parsed, parse_target
 from reasonbench.targets.serialize import TARGETS
@@ -20,13 +21,21 @@ _STRATA: dict[str, Stratum] = {}
 def install(strata: Mapping[str, Stratum]) -> None:
     _STRATA.clear()
     _STRATA.update(strata)
+    _state.cache_clear()
+
+
+@lru_cache(maxsize=8192)
+def _state(stratum: str, text: str) -> EvaluatorState[Any]:
+    """Parse a stored state once: every case of a logical world shares its old state, and
+    validating the JSON dominates the audit's cost. The key is the exact stored text."""
+    return _STRATA[stratum].state_from_json(json.loads(text))
 
 
 def label_errors(record: Mapping[str, Any]) -> list[str]:
     """Every disagreement between a record's stored labels and fresh execution (empty = clean)."""
     stratum = _STRATA[record["stratum"]]
-    old = stratum.state_from_json(json.loads(record["old_state"]))
-    new = stratum.state_from_json(json.loads(record["new_state"]))
+    old = _state(record["stratum"], record["old_state"])
+    new = _state(record["stratum"], record["new_state"])
     context = json.loads(record["context"])
     cube = execute_cube(stratum.adjudicator(context), old, new)
     receipt = receipt_of(cube)
