@@ -1,35 +1,59 @@
-"""Majority diagnostic: the most frequent transition label of the training split, per stratum.
+"""Majority diagnostic: each output field's most frequent training value, per stratum.
 
-Per stratum because the strata have different label sets (a pooled majority would answer
-``approve`` to a logical query). Its confidence is the label's training frequency.
+Fields are taken independently (old verdict, revised verdict, receipt family), as in the paper's
+"most frequent outputs in train"; per stratum because the strata have different label sets. The
+confidence is the training frequency of the chosen receipt family.
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from reasonbench.baselines.common import Row, iter_splits, label_of, record_for
+from reasonbench.baselines.common import Row, iter_splits
 from reasonbench.predictions.record import PredictionRecord
 
 METHOD = "majority"
 SOURCE = "majority_train_frequency"
 
 
+def _most_frequent(values: list[str]) -> tuple[str, float]:
+    counts = Counter(values)
+    # ties broken by value so the choice never depends on insertion order
+    value, n = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return value, n / len(values)
+
+
 def majority_predictions(
     rows: Mapping[str, Sequence[Row]], train_split: str = "train"
 ) -> list[PredictionRecord]:
-    counts: dict[str, Counter[str]] = {}
-    for row in rows[train_split]:
-        counts.setdefault(row["stratum"], Counter())[label_of(row)] += 1
-    best = {}
-    for stratum, counter in counts.items():
-        # ties broken by label text so the choice never depends on insertion order
-        label, n = min(counter.items(), key=lambda kv: (-kv[1], kv[0]))
-        best[stratum] = (label, n / sum(counter.values()))
+    best: dict[str, tuple[str, str, str, float]] = {}
+    for stratum in sorted({r["stratum"] for r in rows[train_split]}):
+        part = [r for r in rows[train_split] if r["stratum"] == stratum]
+        old, _ = _most_frequent([r["old_verdict"] for r in part])
+        new, _ = _most_frequent([r["new_verdict"] for r in part])
+        receipt, freq = _most_frequent([r["receipt"] for r in part])
+        best[stratum] = (old, new, receipt, freq)
     out = []
     for split, split_rows in iter_splits(rows):
         for row in split_rows:
-            label, freq = best[row["stratum"]]
-            out.append(record_for(row, METHOD, label, freq, SOURCE, split))
+            old, new, receipt, freq = best[row["stratum"]]
+            out.append(
+                PredictionRecord(
+                    example_id=row["id"],
+                    method=METHOD,
+                    seed=0,
+                    split=split,
+                    raw_output=json.dumps({"old": old, "new": new, "receipt": json.loads(receipt)}),
+                    parse_ok=True,
+                    pred_old_verdict=old,
+                    pred_new_verdict=new,
+                    pred_receipt=receipt,
+                    pred_cube=None,
+                    confidence=round(freq, 6),
+                    confidence_source=SOURCE,
+                    verdict_source=METHOD,
+                )
+            )
     return out

@@ -1,65 +1,105 @@
-"""Character n-gram TF-IDF + logistic regression over whole-transition labels.
+"""Character n-gram TF-IDF + logistic regression: the surface diagnostic.
 
-One scikit-learn pipeline per stratum predicts the transition label (old verdict, new verdict
-and receipt family at once), so its endpoints and receipt are always mutually coherent. The
-predicted class probability is the confidence (source ``tfidf_label_prob``).
+Per stratum, one TF-IDF vectorizer over the training prompts feeds three logistic regressions:
+the old verdict, the revised verdict and the receipt family (as one class label, e.g. ``G | N+A``
+or ``none``). Fields are predicted independently, as a surface classifier would, so a prediction
+may be incoherent (a stable pair of endpoints with a non-empty receipt); it is scored as is. The
+confidence is the predicted probability of the chosen receipt class (source
+``tfidf_receipt_prob``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import Pipeline, make_pipeline
 
-from reasonbench.baselines.common import Row, iter_splits, label_of, record_for
+from reasonbench.baselines.common import Row, iter_splits
 from reasonbench.predictions.record import PredictionRecord
+from reasonbench.targets.serialize import NO_RECEIPT
 
 METHOD = "tfidf"
-SOURCE = "tfidf_label_prob"
+SOURCE = "tfidf_receipt_prob"
+FIELDS = ("old", "new", "receipt")
 
 
-def make_model(
-    ngram: tuple[int, int] = (3, 5), max_features: int = 200_000, c: float = 10.0
-) -> Pipeline:
-    return make_pipeline(
-        TfidfVectorizer(
-            analyzer="char_wb",
-            ngram_range=ngram,
-            max_features=max_features,
-            sublinear_tf=True,
-            dtype=np.float64,
-        ),
-        LogisticRegression(C=c, max_iter=300),
-    )
+def family_label(row: Mapping[str, object]) -> str:
+    family = json.loads(str(row["receipt"]))
+    return " | ".join("+".join(s) for s in family) or NO_RECEIPT
+
+
+def _targets(row: Mapping[str, object]) -> dict[str, str]:
+    return {
+        "old": str(row["old_verdict"]),
+        "new": str(row["new_verdict"]),
+        "receipt": family_label(row),
+    }
+
+
+def _family(label: str) -> list[list[str]]:
+    return [] if label == NO_RECEIPT else [s.split("+") for s in label.split(" | ")]
 
 
 def tfidf_predictions(
     rows: Mapping[str, Sequence[Row]],
     train_splits: Sequence[str] = ("train",),
-    **model_args: object,
+    ngram: tuple[int, int] = (3, 5),
+    max_features: int = 200_000,
+    c: float = 10.0,
 ) -> list[PredictionRecord]:
-    models: dict[str, Pipeline] = {}
     train = [r for s in train_splits for r in rows[s]]
+    out: list[PredictionRecord] = []
     for stratum in sorted({r["stratum"] for r in train}):
         part = [r for r in train if r["stratum"] == stratum]
-        model = make_model(**model_args)  # type: ignore[arg-type]
-        model.fit([r["prompt"] for r in part], [label_of(r) for r in part])
-        models[stratum] = model
-    out: list[PredictionRecord] = []
-    for split, split_rows in iter_splits(rows):
-        for stratum, model in models.items():
-            part = [r for r in split_rows if r["stratum"] == stratum]
-            if not part:
+        vectorizer = TfidfVectorizer(
+            analyzer="char_wb",
+            ngram_range=ngram,
+            max_features=max_features,
+            sublinear_tf=True,
+            dtype=np.float32,
+        )
+        features = vectorizer.fit_transform([r["prompt"] for r in part])
+        models = {}
+        for field in FIELDS:
+            labels = [_targets(r)[field] for r in part]
+            model = LogisticRegression(C=c, max_iter=500)
+            models[field] = model.fit(features, labels) if len(set(labels)) > 1 else labels[0]
+        for split, split_rows in iter_splits(rows):
+            chosen = [r for r in split_rows if r["stratum"] == stratum]
+            if not chosen:
                 continue
-            probabilities = model.predict_proba([r["prompt"] for r in part])
-            classes = model.classes_
-            for row, probs in zip(part, probabilities, strict=True):
-                best = int(probs.argmax())
+            x = vectorizer.transform([r["prompt"] for r in chosen])
+            predicted: dict[str, list[str]] = {}
+            confidence = np.ones(len(chosen))
+            for field, model in models.items():
+                if isinstance(model, str):  # a field with one training label is constant
+                    predicted[field] = [model] * len(chosen)
+                    continue
+                probabilities = model.predict_proba(x)
+                best = probabilities.argmax(axis=1)
+                predicted[field] = [str(model.classes_[i]) for i in best]
+                if field == "receipt":
+                    confidence = probabilities[np.arange(len(chosen)), best]
+            for i, row in enumerate(chosen):
                 out.append(
-                    record_for(row, METHOD, str(classes[best]), float(probs[best]), SOURCE, split)
+                    PredictionRecord(
+                        example_id=row["id"],
+                        method=METHOD,
+                        seed=0,
+                        split=split,
+                        raw_output=json.dumps({f: predicted[f][i] for f in FIELDS}),
+                        parse_ok=True,
+                        pred_old_verdict=predicted["old"][i],
+                        pred_new_verdict=predicted["new"][i],
+                        pred_receipt=json.dumps(_family(predicted["receipt"][i])),
+                        pred_cube=None,
+                        confidence=round(float(confidence[i]), 6),
+                        confidence_source=SOURCE,
+                        verdict_source=METHOD,
+                    )
                 )
     order = {r["id"]: i for _, split_rows in iter_splits(rows) for i, r in enumerate(split_rows)}
     out.sort(key=lambda rec: (rec.split, order[rec.example_id]))

@@ -103,6 +103,10 @@ class ToyStratum:
         rng: random.Random,
         sources: tuple[str, ...],
         operators: Sequence[str] | None = None,
+        *,
+        aim: str | None = None,
+        min_depth: int | None = None,
+        max_depth: int | None = None,
     ) -> Transition | None:
         old = EvaluatorState.of(
             G=(rng.randint(0, 100), rng.choice(REGIONS), 0),
