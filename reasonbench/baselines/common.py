@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
+
+from reasonbench.predictions.record import PredictionRecord
 
 COLUMNS = ["id", "split", "stratum", "prompt", "old_verdict", "new_verdict", "receipt"]
 Row = dict[str, Any]
@@ -20,6 +23,33 @@ def load_rows(data_dir: Path, with_cardinality: bool = True) -> dict[str, list[R
     if with_cardinality:
         paths += sorted((data_dir / "cardinality").glob("*.parquet"))
     return {p.stem: pq.read_table(p, columns=COLUMNS).to_pylist() for p in paths}
+
+
+def field_record(
+    row: Mapping[str, Any],
+    method: str,
+    split: str,
+    fields: Mapping[str, str],
+    confidence: float,
+    source: str,
+) -> PredictionRecord:
+    """A baseline's prediction record from its per-field outputs (``old``, ``new``, and the receipt
+    family as JSON text in ``receipt``); deterministic baselines use seed 0."""
+    return PredictionRecord(
+        example_id=row["id"],
+        method=method,
+        seed=0,
+        split=split,
+        raw_output=json.dumps(dict(fields), sort_keys=True),
+        parse_ok=True,
+        pred_old_verdict=fields["old"],
+        pred_new_verdict=fields["new"],
+        pred_receipt=fields["receipt"],
+        pred_cube=None,
+        confidence=round(float(confidence), 6),
+        confidence_source=source,
+        verdict_source=method,
+    )
 
 
 def iter_splits(rows: Mapping[str, Sequence[Row]]) -> Iterator[tuple[str, Sequence[Row]]]:

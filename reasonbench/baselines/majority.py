@@ -7,11 +7,10 @@ confidence is the training frequency of the chosen receipt family.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from reasonbench.baselines.common import Row, iter_splits
+from reasonbench.baselines.common import Row, field_record, iter_splits
 from reasonbench.predictions.record import PredictionRecord
 
 METHOD = "majority"
@@ -39,21 +38,6 @@ def majority_predictions(
     for split, split_rows in iter_splits(rows):
         for row in split_rows:
             old, new, receipt, freq = best[row["stratum"]]
-            out.append(
-                PredictionRecord(
-                    example_id=row["id"],
-                    method=METHOD,
-                    seed=0,
-                    split=split,
-                    raw_output=json.dumps({"old": old, "new": new, "receipt": json.loads(receipt)}),
-                    parse_ok=True,
-                    pred_old_verdict=old,
-                    pred_new_verdict=new,
-                    pred_receipt=receipt,
-                    pred_cube=None,
-                    confidence=round(freq, 6),
-                    confidence_source=SOURCE,
-                    verdict_source=METHOD,
-                )
-            )
+            fields = {"old": old, "new": new, "receipt": receipt}
+            out.append(field_record(row, METHOD, split, fields, freq, SOURCE))
     return out

@@ -17,7 +17,7 @@ import numpy as np
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 
-from reasonbench.baselines.common import Row, iter_splits
+from reasonbench.baselines.common import Row, field_record, iter_splits
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.targets.serialize import NO_RECEIPT
 
@@ -84,23 +84,12 @@ def tfidf_predictions(
                 if field == "receipt":
                     confidence = probabilities[np.arange(len(chosen)), best]
             for i, row in enumerate(chosen):
-                out.append(
-                    PredictionRecord(
-                        example_id=row["id"],
-                        method=METHOD,
-                        seed=0,
-                        split=split,
-                        raw_output=json.dumps({f: predicted[f][i] for f in FIELDS}),
-                        parse_ok=True,
-                        pred_old_verdict=predicted["old"][i],
-                        pred_new_verdict=predicted["new"][i],
-                        pred_receipt=json.dumps(_family(predicted["receipt"][i])),
-                        pred_cube=None,
-                        confidence=round(float(confidence[i]), 6),
-                        confidence_source=SOURCE,
-                        verdict_source=METHOD,
-                    )
-                )
+                fields = {
+                    "old": predicted["old"][i],
+                    "new": predicted["new"][i],
+                    "receipt": json.dumps(_family(predicted["receipt"][i])),
+                }
+                out.append(field_record(row, METHOD, split, fields, float(confidence[i]), SOURCE))
     order = {r["id"]: i for _, split_rows in iter_splits(rows) for i, r in enumerate(split_rows)}
     out.sort(key=lambda rec: (rec.split, order[rec.example_id]))
     return out

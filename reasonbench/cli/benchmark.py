@@ -11,14 +11,9 @@ from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from reasonbench.cli.hydra_app import CONF_DIR, run_hydra
+from reasonbench.cli.hydra_app import CONF_DIR, add_hydra_parsers, fail
 
 MANIFESTS = CONF_DIR.parent / "data" / "manifests"
-
-
-def _fail(command: str, message: str) -> int:
-    print(f"reasonbench {command}: error: {message}", file=sys.stderr)
-    return 2
 
 
 def run_generate(cfg: DictConfig) -> int:
@@ -30,7 +25,7 @@ def run_generate(cfg: DictConfig) -> int:
         spec = spec_from_config(container)
         manifest = generate(spec, Path(cfg.out_dir), cfg.workers, cfg.progress, cfg.cardinality)
     except (SpecError, QuotaError) as exc:
-        return _fail("generate", str(exc))
+        return fail("generate", str(exc))
     stats = manifest["stats"]
     print(
         f"wrote {stats['main cases (all splits)']:,} main cases and {stats['controls']:,} controls "
@@ -53,7 +48,7 @@ def run_audit(cfg: DictConfig) -> int:
     try:
         result = audit(data_dir, cfg.workers, cfg.progress)
     except FileNotFoundError as exc:
-        return _fail("audit", str(exc))
+        return fail("audit", str(exc))
     audit_dir = (
         Path(cfg.audit_dir) if cfg.audit_dir else Path("results/audit") / result["benchmark"]
     )
@@ -90,28 +85,19 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def add_parsers(subparsers: Any) -> None:
-    for name, helptext in (
-        (
-            "generate",
-            "regenerate the frozen benchmark splits (Hydra: benchmark=paper|small, out_dir=...)",
-        ),
-        (
-            "audit",
-            "re-execute every gold label and check leakage, overlap, controls (Hydra: data_dir=...)",
-        ),
-    ):
-        p = subparsers.add_parser(
-            name,
-            help=helptext,
-            add_help=False,
-            description=helptext + "; run with --help for Hydra's help",
-        )
-        p.add_argument("overrides", nargs=argparse.REMAINDER)
-        p.set_defaults(
-            handler=lambda a, n=name: run_hydra(
-                n, run_generate if n == "generate" else run_audit, a.overrides
-            )
-        )
+    add_hydra_parsers(
+        subparsers,
+        {
+            "generate": (
+                run_generate,
+                "regenerate the frozen benchmark splits (Hydra: benchmark=paper|small, out_dir=...)",
+            ),
+            "audit": (
+                run_audit,
+                "re-execute every gold label and check leakage, overlap, controls (Hydra: data_dir=...)",
+            ),
+        },
+    )
     v = subparsers.add_parser(
         "verify",
         help="check the generated files' sha256 against the committed manifest",

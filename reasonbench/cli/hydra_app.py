@@ -7,9 +7,11 @@ plain ``run(cfg) -> int`` that tests call directly.
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import hydra
 from omegaconf import DictConfig
@@ -38,3 +40,25 @@ def run_hydra(config_name: str, run: Callable[[DictConfig], int], argv: Sequence
     finally:
         sys.argv = saved
     return status["code"]
+
+
+HydraCommand = tuple[Callable[[DictConfig], int], str]  # (run(cfg) -> exit code, help text)
+
+
+def add_hydra_parsers(subparsers: Any, commands: Mapping[str, HydraCommand]) -> None:
+    """One subcommand per Hydra app; all remaining arguments are Hydra's."""
+    for name, (fn, helptext) in commands.items():
+        parser = subparsers.add_parser(
+            name,
+            help=helptext,
+            add_help=False,
+            description=helptext + "; run with --help for Hydra's help",
+        )
+        parser.add_argument("overrides", nargs=argparse.REMAINDER)
+        parser.set_defaults(handler=lambda a, n=name, f=fn: run_hydra(n, f, a.overrides))
+
+
+def fail(command: str, message: str) -> int:
+    """One clear line on stderr; exit status 2 (bad input or configuration)."""
+    print(f"reasonbench {command}: error: {message}", file=sys.stderr)
+    return 2

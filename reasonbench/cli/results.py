@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
 
-from reasonbench.cli.hydra_app import run_hydra
-
-
-def _fail(command: str, message: str) -> int:
-    print(f"reasonbench {command}: error: {message}", file=sys.stderr)
-    return 2
+from reasonbench.cli.hydra_app import add_hydra_parsers, fail
 
 
 def run_baselines(cfg: DictConfig) -> int:
@@ -26,7 +19,7 @@ def run_baselines(cfg: DictConfig) -> int:
     try:
         rows = load_rows(Path(cfg.data_dir))
     except FileNotFoundError as exc:
-        return _fail("baselines", str(exc))
+        return fail("baselines", str(exc))
     out = Path(cfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     for method in cfg.methods:
@@ -41,7 +34,7 @@ def run_baselines(cfg: DictConfig) -> int:
                 c=cfg.tfidf.c,
             )
         else:
-            return _fail("baselines", f"unknown baseline {method!r} (majority, tfidf)")
+            return fail("baselines", f"unknown baseline {method!r} (majority, tfidf)")
         write_parquet(out / f"{method}.parquet", records)
         print(
             f"{method}: {len(records):,} prediction records in {time.perf_counter() - start:.1f} s -> {out}"
@@ -65,7 +58,7 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.allow_mixed_sources,
         )
     except (FileNotFoundError, PredictionFileError, MixedSourceError) as exc:
-        return _fail("analyze", str(exc))
+        return fail("analyze", str(exc))
     metrics["config"] = OmegaConf.to_container(cfg, resolve=True)
     out = Path(cfg.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -83,7 +76,7 @@ def run_tables(cfg: DictConfig) -> int:
     metrics_path, manifest_path = Path(cfg.metrics), Path(cfg.data_dir) / "MANIFEST.json"
     for path in (metrics_path, manifest_path):
         if not path.is_file():
-            return _fail(
+            return fail(
                 "tables", f"{path} not found (run 'reasonbench analyze' / 'generate' first)"
             )
     metrics = json.loads(metrics_path.read_text())
@@ -110,12 +103,4 @@ COMMANDS = {
 
 
 def add_parsers(subparsers: Any) -> None:
-    for name, (fn, helptext) in COMMANDS.items():
-        p = subparsers.add_parser(
-            name,
-            help=helptext,
-            add_help=False,
-            description=helptext + "; run with --help for Hydra's help",
-        )
-        p.add_argument("overrides", nargs=argparse.REMAINDER)
-        p.set_defaults(handler=lambda a, n=name, f=fn: run_hydra(n, f, a.overrides))
+    add_hydra_parsers(subparsers, COMMANDS)
