@@ -8,158 +8,48 @@ here, not hoped for:
   counts as not applicable), and no other source does;
 * a *no-op* operator's source is inert in the final cube: swapping it in or out never changes a
   cell. By construction this holds for single-source changes; when a later operator undoes it
-  (e.g. a new requirement on the fact a no-op touched), the draw is rejected and redrawn.
+  (e.g. a new requirement on the fact a no-op touched), the draw is redrawn.
+
+Cost (see "Measurements" in docs/strata/organizational.md): a plain draw takes about 1.3 base
+states and 6 operator calls. The final requirement of a pivot draw (every revised source
+matters in the executed cells) is checked on each candidate of the *last* edit, so a prefix
+whose last edit can meet it is not thrown away; an operator that cannot make a wanted edit on
+this state gives way to the next one (:mod:`.editing`) instead of costing a new base state.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
-from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Operator, Transition
-from reasonbench.strata.organizational.adjudicator import ADJUDICATOR, unpack
+from reasonbench.strata.organizational.editing import Step, apply_one
 from reasonbench.strata.organizational.focus import Focus
-from reasonbench.strata.organizational.model import Grounds
+from reasonbench.strata.organizational.pivots import (
+    GOALS,
+    Wanted,
+    aimed_wanted,
+    cells,
+    inert,
+    jurisdiction,
+    pivotal,
+    possibly_ambiguous,
+    touched,
+)
 from reasonbench.strata.organizational.registry import by_source, resolve
 from reasonbench.strata.organizational.sampling import sample_base
 from reasonbench.strata.organizational.schema import Clause
 
 ATTEMPTS = 12  # fresh base states tried before giving up on a (sources, operators) request
-FOCUS_OPERATORS = 0.75  # chance a later operator is chosen for being about a touched fact
-PIVOT = 0.7  # chance an operator's edit is redrawn until it matters for the current case
-TRIES = 4  # redraws allowed for that
-JURISDICTION = 0.7  # chance a grounds edit must cross the scope when the scope is revised too
-
-
-def inert(cube: Cube, source: str) -> bool:
-    """Whether replacing ``source`` never changes a cell: V(S) = V(S + source) for all S."""
-    bit = 1 << GNA.index(source)
-    return all(cube[m] == cube[m | bit] for m in range(8) if not m & bit)
-
-
-def touched(clause: Clause, old: EvaluatorState[Any], new: EvaluatorState[Any]) -> tuple[str, ...]:
-    """Facts a composition has touched so far: revised grounds, fields of edited rule lines."""
-    g0, n0, _ = unpack(old)
-    g1, n1, _ = unpack(new)
-    names = {n for n in g1.names() if g0.mapping.get(n) != g1[n]}
-    names |= {p.field for p in set(n0.predicates()) ^ set(n1.predicates())}
-    return tuple(f.name for f in clause.fields if f.name in names)  # schema order: deterministic
-
-
-def pivotal(
-    before: EvaluatorState[Any], after: EvaluatorState[Any], source: str, origin: Grounds
-) -> bool:
-    """Whether an edit matters for the case in its own source's terms.
-
-    G: the facts' standing under the current scope or rule changes; N: the rule's ruling on
-    the original or the current facts changes; A: whether the scope admits the original or the
-    current facts changes. (Both fact versions count: the cube combines the edit with each.)
-    Other sources may still mask it (a refer case stays refer), which is what makes receipts
-    vary.
-    """
-    g0, n0, a0 = unpack(before)
-    g1, n1, a1 = unpack(after)
-    if source == "G":
-        return a0.admits(g0.mapping) != a0.admits(g1.mapping) or n0.decide(g0.mapping) != n0.decide(
-            g1.mapping
-        )
-    facts = (origin.mapping, g1.mapping)
-    if source == "N":
-        return any(n0.decide(f) != n1.decide(f) for f in facts)
-    return any(a0.admits(f) != a1.admits(f) for f in facts)
-
-
-Step = tuple[EvaluatorState[Any], Operator]
-Wanted = Callable[[EvaluatorState[Any], EvaluatorState[Any]], bool]
-
-
-def crosses_scope(before: EvaluatorState[Any], after: EvaluatorState[Any]) -> bool:
-    """A grounds edit that moves the case into or out of the current scope."""
-    g0, _, a0 = unpack(before)
-    g1, _, _ = unpack(after)
-    return a0.admits(g0.mapping) != a0.admits(g1.mapping)
-
-
-def admits_case(before: EvaluatorState[Any], after: EvaluatorState[Any]) -> bool:
-    """A scope edit that brings the current (revised) case into the scope."""
-    g1, _, a0 = unpack(before)
-    _, _, a1 = unpack(after)
-    return not a0.admits(g1.mapping) and a1.admits(g1.mapping)
-
-
-def _attempt(
-    unit: Clause | Focus,
-    state: EvaluatorState[Any],
-    op: Operator,
-    rng: random.Random,
-    wanted: Wanted | None,
-) -> Step | None:
-    """One operator's edit; with ``wanted``, a few redraws to find one it accepts."""
-    first = None
-    for _ in range(TRIES if wanted is not None and not op.noop else 1):
-        component = op.apply(unit, state, rng)
-        if component is None or component == state[op.source]:
-            continue
-        after = state.replace(**{op.source: component})
-        if wanted is None or op.noop or wanted(state, after):
-            return after, op
-        first = first or (after, op)
-    return first
-
-
-def apply_one(
-    unit: Clause | Focus,
-    state: EvaluatorState[Any],
-    pool: tuple[Operator, ...],
-    rng: random.Random,
-    wanted: Wanted | None = None,
-) -> Step | None:
-    """Draw an operator of the pool (random order, first applicable) and apply it.
-
-    The edit is preferably one ``wanted`` accepts (e.g. one that matters for the current
-    case, :func:`pivotal`) and, in a composition, one about the facts already touched
-    (:func:`about`); the choice among operators stays uniform over those that apply, so
-    held-out operators stay meaningful.
-    """
-    order = list(pool)
-    rng.shuffle(order)
-    focus = unit.fields if isinstance(unit, Focus) and rng.random() < FOCUS_OPERATORS else ()
-    fallback = None
-    for op in order:
-        candidate = _attempt(unit, state, op, rng, wanted)
-        if candidate is None:
-            continue
-        if not focus or about(focus, state, candidate[0]):
-            return candidate
-        fallback = fallback or candidate
-    return fallback
-
-
-def about(focus: tuple[str, ...], before: EvaluatorState[Any], after: EvaluatorState[Any]) -> bool:
-    """Whether an edit touches a focused field (a rule line or scope test mentioning it)."""
-    _, n0, a0 = unpack(before)
-    _, n1, a1 = unpack(after)
-    edited = (set(n0.predicates()) ^ set(n1.predicates())) | (set(a0.tests) ^ set(a1.tests))
-    return any(p.field in focus for p in edited)
-
-
-def wanted(source: str, sources: tuple[str, ...], origin: Grounds, rng: random.Random) -> Wanted:
-    """What the edit of ``source`` should achieve in a pivot draw.
-
-    Revised jurisdiction facts and a revised scope go together: a size-3 receipt needs the
-    revised case to leave the old scope and the revised scope to take it back in (see
-    docs/strata/organizational.md), so when G and A are both revised each usually aims at
-    that; otherwise the edit must matter for the case (:func:`pivotal`).
-    """
-    if source == "G" and "A" in sources and rng.random() < JURISDICTION:
-        return crosses_scope
-    if source == "A" and "G" in sources and rng.random() < JURISDICTION:
-        return admits_case
-    return lambda before, after: pivotal(before, after, source, origin)
+AIMED_ATTEMPTS = 5  # fresh base states tried for an ambiguous case on aim="ambiguous"
+AMBIGUOUS = 0.15  # chance a plain multi-source draw first tries for an ambiguous case
+JOINT = 0.15  # chance it first tries for one that needs every revised source
+PATIENCE = 2  # fresh base states tried for such a goal
+PIVOT = 0.7  # chance every revised source must matter in the cube
 
 
 def check_sources(sources: tuple[str, ...]) -> None:
@@ -167,41 +57,136 @@ def check_sources(sources: tuple[str, ...]) -> None:
         raise ValueError(f"sources must be a non-empty subset of {GNA}, got {sources}")
 
 
+@lru_cache(maxsize=64)
+def pools(operators: tuple[str, ...] | None) -> Mapping[str, tuple[Operator, ...]]:
+    """The allowed operators by source (``KeyError`` for an unknown name; errors are not cached)."""
+    return by_source(resolve(operators))
+
+
+class Request:
+    """One ``sample_transition`` call: the clause, sources in G, N, A order, pools, steering.
+
+    ``pivot``: every revised source must matter (be non-inert) in the cube. ``goal``, if set,
+    asks for more: ``"ambiguous"`` (a receipt-ambiguous case) or ``"joint"`` (every revised
+    source needed: the minimal receipt set is all of them), see :data:`.pivots.GOALS`.
+    """
+
+    def __init__(
+        self,
+        clause: Clause,
+        ordered: tuple[str, ...],
+        pools: Mapping[str, tuple[Operator, ...]],
+        pivot: bool,
+        goal: str | None = None,
+    ) -> None:
+        self.clause, self.ordered, self.pools = clause, ordered, pools
+        self.pivot, self.goal = pivot, goal
+        self.changed = sum(1 << GNA.index(s) for s in ordered)
+
+    def score(self, verdicts: tuple[str, ...], applied: Sequence[Operator], extra: str = "") -> int:
+        """-1: a no-op source is not inert (never returned); 0: in a pivot draw, a revised
+        source is inert; 1: the goal is missed; 2: acceptable.
+        ``extra`` names the source of an edit not in ``applied`` yet (never a no-op)."""
+        if not all(inert(verdicts, op.source) for op in applied if op.noop):
+            return -1
+        if self.pivot:
+            effective = [op.source for op in applied if not op.noop] + ([extra] if extra else [])
+            if any(inert(verdicts, s) for s in effective):
+                return 0
+        return 1 if self.goal and not GOALS[self.goal](verdicts, self.changed) else 2
+
+    def want(
+        self, old: EvaluatorState[Any], applied: list[Operator], rng: random.Random
+    ) -> Wanted | None:
+        """What the next edit should achieve (``None``: any edit will do)."""
+        source = self.ordered[len(applied)]
+        aimed = self.goal == "ambiguous"
+        steer = None if aimed or not self.pivot else jurisdiction(source, self.ordered, rng)
+        if source == self.ordered[-1] and self.pivot:  # the final requirement, checked exactly
+
+            def final(before: EvaluatorState[Any], after: EvaluatorState[Any]) -> bool:
+                if steer is not None and not steer(before, after):
+                    return False
+                return self.score(cells(old, after), applied, source) == 2
+
+            return final
+        if aimed:
+            return aimed_wanted(source, self.ordered, old)
+        if steer is None and self.pivot and source == "N":
+            origin = old.components[0]
+            return lambda before, after: pivotal(before, after, source, origin)
+        return steer
+
+    def chain(self, old: EvaluatorState[Any], rng: random.Random) -> list[Step] | None:
+        """One edit per source on base ``old`` (``None`` when an edit does not apply)."""
+        state = old
+        applied: list[Operator] = []
+        steps: list[Step] = []
+        origin = old.components[0]
+        mirror = self.goal == "ambiguous"
+        for source in self.ordered:
+            focus = touched(self.clause, old, state)
+            unit = Focus(self.clause, focus, origin, mirror) if focus else self.clause
+            want = self.want(old, applied, rng)
+            last = source == self.ordered[-1]
+            step = apply_one(unit, state, self.pools[source], rng, want, bool(self.goal), not last)
+            if step is None:
+                return None
+            steps.append(step)
+            state = step[0]
+            applied.append(step[1])
+        return steps
+
+
 def sample_transition(
     clause: Clause,
     rng: random.Random,
     sources: tuple[str, ...],
     operators: Sequence[str] | None = None,
+    aim: str | None = None,
 ) -> Transition | None:
-    """A base state for ``clause`` and a revision changing exactly ``sources`` (or ``None``)."""
+    """A base state for ``clause`` and a revision changing exactly ``sources`` (or ``None``).
+
+    ``aim="ambiguous"`` steers 2- and 3-source requests that can yield a receipt-ambiguous
+    case towards one (:func:`.pivots.aimed_wanted`, :class:`.focus.Focus` ``mirror``); it is a
+    hint: when ``AIMED_ATTEMPTS`` attempts give none, an ordinary transition is returned.
+    Other aims are ignored.
+    """
     check_sources(sources)
-    pools = by_source(resolve(operators))
-    if any(not pools[s] for s in sources):
+    ordered = tuple(s for s in GNA if s in sources)
+    allowed = pools(None if operators is None else tuple(operators))
+    if any(not allowed[s] for s in ordered):
         return None
     # Usually (PIVOT) every revised source must matter somewhere in the cube (swapping it
-    # changes some cell); a base state on which an operator cannot matter (e.g. widening the
-    # scope for a case already inside it) is redrawn a few times. Without this, most revisions
-    # would be about nothing. No-op operators must instead be inert.
-    pivot = rng.random() < PIVOT
-    for attempt in range(ATTEMPTS):
-        old = sample_base(clause, rng)
-        new, applied = old, []
-        origin = unpack(old)[0]
-        for source in (s for s in GNA if s in sources):
-            focus = touched(clause, old, new)
-            unit = Focus(clause, focus, origin) if focus else clause
-            want = wanted(source, sources, origin, rng) if pivot else None
-            step = apply_one(unit, new, pools[source], rng, want)
-            if step is None:
+    # changes some cell); without this, most revisions would be about nothing. No-op
+    # operators must instead be inert. Some plain multi-source draws first try for a goal
+    # (PATIENCE attempts), as an aim="ambiguous" request does: the rarer receipts stay common.
+    goal, patience = None, 0
+    if aim == "ambiguous" and possibly_ambiguous(ordered):
+        goal, patience = "ambiguous", AIMED_ATTEMPTS
+    elif len(ordered) > 1:
+        draw = rng.random()
+        if draw < AMBIGUOUS and possibly_ambiguous(ordered):
+            goal, patience = "ambiguous", PATIENCE
+        elif draw >= 1 - JOINT:
+            goal, patience = "joint", PATIENCE
+    pivot = goal is not None or rng.random() < PIVOT
+    request = Request(clause, ordered, allowed, pivot, goal)
+    best: tuple[int, Transition | None] = (-1, None)
+    for attempt in range(max(ATTEMPTS, patience)):
+        if attempt == patience and request.goal:  # from now on an ordinary case will do
+            request.goal = None
+            if best[0] == 1:  # (one that only missed the goal)
                 break
-            new, op = step
-            applied.append(op)
-        else:
-            cube = execute_cube(ADJUDICATOR, old, new)
-            if not all(inert(cube, op.source) for op in applied if op.noop):
-                continue
-            last = attempt == ATTEMPTS - 1
-            if pivot and not last and any(inert(cube, op.source) for op in applied if not op.noop):
-                continue
-            return Transition(clause.unit_id, old, new, tuple(op.name for op in applied), {})
-    return None
+        old = sample_base(clause, rng)
+        steps = request.chain(old, rng)
+        if steps is None:
+            continue
+        new = steps[-1][0]
+        applied = [op for _, op in steps]
+        score = request.score(cells(old, new), applied)
+        if score > best[0]:
+            best = (score, Transition(clause.unit_id, old, new, tuple(op.name for op in applied)))
+        if best[0] == 2:
+            break
+    return best[1]

@@ -20,6 +20,7 @@ from reasonbench.strata.organizational.schema import Clause
 FOCUS_BIAS = 0.8  # chance an operator with a focus puts focused candidates first
 SEPARATE = 0.55  # chance a targeted edit separates the revised fact from the old one
 AIM_OLD = 0.25  # chance it aims at the old fact instead
+MIRROR = 0.8  # with ``Focus.mirror``: chance it aims at the old fact, keeping the revised one
 
 T = TypeVar("T")
 
@@ -31,6 +32,7 @@ class Focus:
     clause: Clause
     fields: tuple[str, ...] = ()
     before: Grounds | None = None
+    mirror: bool = False  # aim at the old fact and keep the revised one (ambiguous receipts)
 
 
 def split(unit: Clause | Focus) -> tuple[Clause, tuple[str, ...]]:
@@ -48,11 +50,16 @@ def aim(
     earlier in this composition): usually *separate* them (hit the revised fact, keep the old
     one's standing: receipts of size 2 and 3), sometimes aim at the old fact (the revision
     would also settle the old case: receipt-ambiguous cases), else the current fact alone.
+    With ``mirror`` (a draw that wants an ambiguous receipt), usually the reverse separation:
+    hit the old fact and keep the revised one's standing, so that this revision alone gives
+    the old case the verdict the revised facts already get.
     """
     if isinstance(unit, Focus) and unit.before is not None:
         old = unit.before.mapping.get(name)
         if old is not None and old != current:
             draw = rng.random()
+            if unit.mirror and draw < MIRROR:
+                return old, current
             if draw < SEPARATE:
                 return current, old
             if draw < SEPARATE + AIM_OLD:

@@ -16,6 +16,7 @@ Execution semantics (documented in docs/strata/organizational.md):
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
@@ -121,6 +122,9 @@ class Norm:
     conditions: tuple[Condition, ...]
     exceptions: tuple[Condition, ...] = ()
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Norm, (self.default, self.conditions, self.exceptions))  # without the caches
+
     def decide(self, values: Mapping[str, Value]) -> str:
         """The merits verdict (``approve`` or ``deny``) under this rule."""
         for exception in self.exceptions:
@@ -137,11 +141,35 @@ class Norm:
     def items(self) -> tuple[Condition, ...]:
         return self.conditions + self.exceptions
 
+    def revised(
+        self,
+        *,
+        default: str | None = None,
+        conditions: tuple[Condition, ...] | None = None,
+        exceptions: tuple[Condition, ...] | None = None,
+    ) -> Norm:
+        """A copy with some parts replaced (``dataclasses.replace``, without its overhead)."""
+        return Norm(
+            self.default if default is None else default,
+            self.conditions if conditions is None else conditions,
+            self.exceptions if exceptions is None else exceptions,
+        )
+
+    # Cached on first use (in the instance dict, outside ==, hash and repr): operators and the
+    # sampler ask for them many times per draw.
+    @functools.cached_property
+    def _predicates(self) -> tuple[Predicate, ...]:
+        return tuple(p for item in self.conditions + self.exceptions for p in item.when)
+
+    @functools.cached_property
+    def _fields(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(p.field for p in self._predicates))
+
     def predicates(self) -> tuple[Predicate, ...]:
-        return tuple(p for item in self.items() for p in item.when)
+        return self._predicates
 
     def fields(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(p.field for p in self.predicates()))
+        return self._fields
 
 
 @dataclass(frozen=True)

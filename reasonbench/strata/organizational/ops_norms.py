@@ -10,7 +10,6 @@ multi-source receipts of size 2 and 3 occur.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 from reasonbench.core.state import EvaluatorState
@@ -106,12 +105,16 @@ def _exception(unit: Unit, state: EvaluatorState[Any], rng: random.Random, appli
             preds.append(predicate)
     if not preds:
         return None
-    merits = norm.decide(grounds.mapping)
+    # Written against the ruling on the facts it aims at: the old ones when mirroring.
+    facts = grounds
+    if isinstance(unit, Focus) and unit.mirror and unit.before is not None:
+        facts = unit.before
+    merits = norm.decide(facts.mapping)
     opposite = DENY if merits == APPROVE else APPROVE
     exception = Condition(tuple(preds), opposite if rng.random() < 0.8 else merits)
     if rng.random() < 0.5:
-        return replace(norm, exceptions=(exception, *norm.exceptions))
-    return replace(norm, exceptions=(*norm.exceptions, exception))
+        return norm.revised(exceptions=(exception, *norm.exceptions))
+    return norm.revised(exceptions=(*norm.exceptions, exception))
 
 
 def add_exception(unit: Unit, state: EvaluatorState[Any], rng: random.Random) -> Result:
@@ -134,13 +137,13 @@ def remove_exception(unit: Unit, state: EvaluatorState[Any], rng: random.Random)
         return None
     drop = prefer(norm.exceptions, lambda e: e.fields(), focus, rng)[0]
     index = norm.exceptions.index(drop)
-    return replace(norm, exceptions=norm.exceptions[:index] + norm.exceptions[index + 1 :])
+    return norm.revised(exceptions=norm.exceptions[:index] + norm.exceptions[index + 1 :])
 
 
 def flip_default(unit: Unit, state: EvaluatorState[Any], rng: random.Random) -> Result:
     """Change the default disposition (what happens when no condition fires)."""
     _, norm, _ = unpack(state)
-    return replace(norm, default=DENY if norm.default == APPROVE else APPROVE)
+    return norm.revised(default=DENY if norm.default == APPROVE else APPROVE)
 
 
 def add_requirement(unit: Unit, state: EvaluatorState[Any], rng: random.Random) -> Result:
@@ -164,7 +167,7 @@ def add_requirement(unit: Unit, state: EvaluatorState[Any], rng: random.Random) 
         if trigger is None:
             trigger = requirement_violation(spec, target, violated, rng, bad)
         if trigger is not None and all(c.when != (trigger,) for c in norm.conditions):
-            return replace(norm, conditions=(*norm.conditions, Condition((trigger,), DENY)))
+            return norm.revised(conditions=(*norm.conditions, Condition((trigger,), DENY)))
     return None
 
 
@@ -182,19 +185,24 @@ def drop_requirement(unit: Unit, state: EvaluatorState[Any], rng: random.Random)
     """Remove a deny rule, or one requirement of a multi-part condition."""
     _, focus = split(unit)
     _, norm, _ = unpack(state)
-    options: list[tuple[str, Norm]] = []
+    # Options as (field, condition, part): part -1 drops the whole deny rule. Only the chosen
+    # one is built.
+    options: list[tuple[str, int, int]] = []
     conditions = norm.conditions
     for i, c in enumerate(conditions):
         if c.outcome == DENY and len(conditions) > 1:
-            options.append(
-                (c.when[0].field, replace(norm, conditions=conditions[:i] + conditions[i + 1 :]))
-            )
+            options.append((c.when[0].field, i, -1))
         for j in range(len(c.when) if len(c.when) > 1 else 0):
-            smaller = Condition(c.when[:j] + c.when[j + 1 :], c.outcome)
-            edited = replace(norm, conditions=conditions[:i] + (smaller,) + conditions[i + 1 :])
-            options.append((c.when[j].field, edited))
+            options.append((c.when[j].field, i, j))
     ranked = prefer(options, lambda o: (o[0],), focus, rng)
-    return ranked[0][1] if ranked else None
+    if not ranked:
+        return None
+    _, i, j = ranked[0]
+    if j < 0:
+        return norm.revised(conditions=conditions[:i] + conditions[i + 1 :])
+    c = conditions[i]
+    smaller = Condition(c.when[:j] + c.when[j + 1 :], c.outcome)
+    return norm.revised(conditions=conditions[:i] + (smaller,) + conditions[i + 1 :])
 
 
 def _op(name: str, apply: Any, noop: bool = False) -> Operator:

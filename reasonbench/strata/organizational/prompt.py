@@ -24,15 +24,15 @@ from reasonbench.strata.organizational.render import (
 from reasonbench.strata.organizational.schema import Clause, FieldSpec
 
 
-def source_texts(
-    clause: Clause, specs: Mapping[str, FieldSpec], state: Any, family: Family
-) -> dict[str, str]:
-    grounds, norm, scope = unpack(state)
-    return {
-        "G": grounds_text(specs, grounds, family),
-        "N": norm_text(clause, norm, family),
-        "A": scope_text(clause, scope, family),
-    }
+def source_text(
+    clause: Clause, specs: Mapping[str, FieldSpec], source: str, component: Any, family: Family
+) -> str:
+    """The text of one component: ``G`` grounds, ``N`` the rule, ``A`` the scope."""
+    if source == "G":
+        return grounds_text(specs, component, family)
+    if source == "N":
+        return norm_text(clause, component, family)
+    return scope_text(clause, component, family)
 
 
 def render_transition(
@@ -46,14 +46,16 @@ def render_transition(
     if sorted(source_order) != sorted(GNA):
         raise ValueError(f"source_order must be a permutation of {GNA}, got {source_order}")
     words = subject_words(clause)
-    old = source_texts(clause, specs, transition.old, family)
-    new = source_texts(clause, specs, transition.new, family)
+    old = dict(zip(GNA, unpack(transition.old), strict=True))
+    new = dict(zip(GNA, unpack(transition.new), strict=True))
     blocks = [family["header"].format(title=clause.title, **words)]
     for source in source_order:
         heading = family[f"heading_{source}"].format(**words)
-        if transition.old[source] == transition.new[source]:
-            body = f"{family['same']} {old[source]}"
+        before = source_text(clause, specs, source, old[source], family)
+        if old[source] == new[source]:  # an unchanged source is rendered (and shown) once
+            body = f"{family['same']} {before}"
         else:
-            body = f"{family['before']} {old[source]}\n{family['after']} {new[source]}"
+            after = source_text(clause, specs, source, new[source], family)
+            body = f"{family['before']} {before}\n{family['after']} {after}"
         blocks.append(f"{heading}\n{body}")
     return Rendering("\n\n".join(blocks), family_name, tuple(source_order))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 from reasonbench.strata.organizational.model import Grounds, Norm, Scope
 
@@ -79,9 +80,12 @@ class Clause:
     by_name: dict[str, FieldSpec] = dataclasses.field(
         init=False, repr=False, compare=False, hash=False
     )
+    # Derived data other modules compute once per clause (e.g. the sampler's per-field plans).
+    cache: dict[str, Any] = dataclasses.field(init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "by_name", {f.name: f for f in self.fields})
+        object.__setattr__(self, "cache", {})
         if not self.subject_plural:
             object.__setattr__(self, "subject_plural", self.subject + "s")
 

@@ -7,8 +7,10 @@ case's value (the revision decides this case differently) or "not across" it (an
 
 from __future__ import annotations
 
+import operator
 import random
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from reasonbench.strata.organizational.model import (
     APPROVE,
@@ -50,8 +52,8 @@ def replace_predicate(norm: Norm, site: Site, predicate: Predicate) -> Norm:
     when[site.index] = predicate
     items[site.item] = Condition(tuple(when), items[site.item].outcome)
     if site.part == "conditions":
-        return replace(norm, conditions=tuple(items))
-    return replace(norm, exceptions=tuple(items))
+        return norm.revised(conditions=tuple(items))
+    return norm.revised(exceptions=tuple(items))
 
 
 def replace_test(scope: Scope, index: int, test: Predicate) -> Scope:
@@ -70,15 +72,19 @@ def approval_sign(outcome: str) -> int:
     return 1 if outcome == APPROVE else -1
 
 
+# ``HOLDS[op](value, threshold)``: a numeric comparison without building a predicate
+# (operators scan many thresholds, so this is a C call rather than a dispatch on ``op``).
+HOLDS: dict[str, Callable[[int, int], bool]] = {
+    "<=": operator.le,
+    "<": operator.lt,
+    ">=": operator.ge,
+    ">": operator.gt,
+}
+
+
 def holds(op: str, threshold: int, value: int) -> bool:
-    """A numeric comparison without building a predicate (operators scan many thresholds)."""
-    if op == "<=":
-        return value <= threshold
-    if op == "<":
-        return value < threshold
-    if op == ">=":
-        return value >= threshold
-    return value > threshold
+    """Whether ``value op threshold`` holds."""
+    return HOLDS[op](value, threshold)
 
 
 def pick_threshold(
@@ -99,31 +105,42 @@ def pick_threshold(
     """
     assert isinstance(predicate.value, int)
     lo, hi = spec.threshold_bounds(predicate.op)
-    op, start, step = predicate.op, predicate.value, spec.step
-    before = holds(op, start, value)
-    kept = None if keep is None else holds(op, start, keep)
+    test = HOLDS[predicate.op]
+    start, move = predicate.value, direction * spec.step
+    before = test(value, start)
+    kept = None if keep is None else test(keep, start)
 
-    def usable(k: int) -> int | None:
-        t = start + direction * k * step
-        if not lo <= t <= hi:
-            return None
-        if kept is not None and holds(op, t, keep) != kept:  # type: ignore[arg-type]
-            return None  # it would move the old fact across too
-        return t
-
-    # Truth on ``value`` is monotone in the threshold and can only flip near ``value``, so the
-    # scan starts a couple of steps short of it instead of walking the whole grid.
-    distance = (value - start) * direction // step
-    near = range(max(1, distance - 2), max(1, distance - 2) + NEAR + 4)
-    flips = [t for k in near if (t := usable(k)) is not None and holds(op, t, value) != before]
-    flips = flips[:NEAR]
-    short = (usable(k) for k in range(1, 2 * NEAR + 1))
-    keeps = [t for t in short if t is not None and holds(op, t, value) == before]
+    flips: list[int] = []
+    if cross is not False:
+        # Truth on ``value`` is monotone in the threshold and can only flip near ``value``, so
+        # the scan starts a couple of steps short of it instead of walking the whole grid.
+        first = max(1, (value - start) * direction // spec.step - 2)
+        for k in range(first, first + NEAR + 4):
+            t = start + k * move
+            # (with ``keep``: a threshold that moves the old fact across too does not count)
+            if (
+                lo <= t <= hi
+                and test(value, t) != before
+                and (keep is None or test(keep, t) == kept)
+            ):
+                flips.append(t)
+                if len(flips) == NEAR:
+                    break
+    keeps: list[int] = []
+    if cross is not True:
+        for k in range(1, 2 * NEAR + 1):
+            t = start + k * move
+            if (
+                lo <= t <= hi
+                and test(value, t) == before
+                and (keep is None or test(keep, t) == kept)
+            ):
+                keeps.append(t)
     if cross is True:
         pool = flips
     elif cross is False:
         pool = keeps
-    else:
+    else:  # candidates lie on one side of ``start``, so their distances are distinct
         pool = sorted(set(flips + keeps), key=lambda c: abs(c - start))[: 2 * NEAR]
     return rng.choice(pool) if pool else None
 

@@ -64,10 +64,11 @@ class OrganizationalStratum:
         min_depth: int | None = None,
         max_depth: int | None = None,
     ) -> Transition | None:
-        # Clauses have no proof depth, and the composer already steers every draw toward
-        # revisions that matter, so the hints are accepted and not used.
-        del aim, min_depth, max_depth
-        return compose.sample_transition(self.clause(unit), rng, sources, operators)
+        # Clauses have no proof depth, so the depth bounds are accepted and not used; the
+        # composer steers every draw toward revisions that matter, and aim="ambiguous" further
+        # toward receipt-ambiguous ones ("changed"/"stable" need no help: both are common).
+        del min_depth, max_depth
+        return compose.sample_transition(self.clause(unit), rng, sources, operators, aim)
 
     def state_to_json(self, state: EvaluatorState[Any]) -> dict[str, Any]:
         return serialize.state_to_json(state)

@@ -21,6 +21,9 @@ for clause in s.units(0)[::4]:
         digest.update(json.dumps([s.state_to_json(t.old), s.state_to_json(t.new), t.operators]).encode())
         digest.update(s.render(t, "handbook", ("A", "G", "N")).text.encode())
         digest.update("|".join(s.trace(t.new, {})).encode())
+    for sources in subsets[3:]:  # the aim hint, too
+        t = s.sample_transition(clause, rng, sources, aim="ambiguous")
+        digest.update(json.dumps([s.state_to_json(t.old), s.state_to_json(t.new), t.operators]).encode())
 print(digest.hexdigest())
 """
 
