@@ -16,7 +16,8 @@ from reasonbench.strata.logical.chaining import (
     proof,
     verdict,
 )
-from reasonbench.strata.logical.world import Atom, atom_from_json, atom_str
+from reasonbench.strata.logical.world import Atom, atom_str
+from reasonbench.strata.logical.world_json import atom_from_json
 
 
 @dataclass(frozen=True)

@@ -8,13 +8,15 @@ the query is drawn afterwards from the executed cubes of all candidates (queries
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any
 
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Operator, Transition
-from reasonbench.strata.logical.queries import Want, candidates, choose_query
+from reasonbench.strata.logical.queries import Want, choose_query
 from reasonbench.strata.logical.sampler import World
 from reasonbench.strata.logical.targets import choose_target, reaim
 
@@ -35,9 +37,13 @@ def revise(
         raise ValueError(f"unknown operator(s) {sorted(set(allowed) - set(operators))}")
     state, applied = world.state, []
     world = world.aim(choose_target(world, rng, sources))
+    permitted = None if allowed is None else set(allowed)
     for source in (s for s in GNA if s in sources):
-        names = [n for n, op in sorted(operators.items()) if op.source == source]
-        names = [n for n in names if allowed is None or n in allowed]
+        names = sorted(
+            n
+            for n, op in operators.items()
+            if op.source == source and (permitted is None or n in permitted)
+        )
         for name in _weighted_order(names, operators, rng):
             component = operators[name].apply(world, state, rng)
             if component is not None and component != state[source]:
@@ -54,11 +60,15 @@ def _weighted_order(
     names: list[str], operators: Mapping[str, Operator], rng: random.Random
 ) -> list[str]:
     """``names`` in a weighted random order: the first is the operator drawn, the rest are the
-    fallbacks, in case it does not apply."""
+    fallbacks, in case it does not apply. Each pick is ``rng.choices`` over what is left,
+    spelled out (the same draws, one ``rng.random()`` each, without its per-call overhead)."""
     pool, out = list(names), []
+    weights = [NOOP_WEIGHT if operators[n].noop else 1.0 for n in pool]
     while pool:
-        weights = [NOOP_WEIGHT if operators[n].noop else 1.0 for n in pool]
-        out.append(pool.pop(rng.choices(range(len(pool)), weights=weights)[0]))
+        cumulative = list(accumulate(weights))
+        index = bisect(cumulative, rng.random() * cumulative[-1], 0, len(pool) - 1)
+        out.append(pool.pop(index))
+        del weights[index]
     return out
 
 
@@ -77,7 +87,7 @@ def sample_case(
     if revised is None:
         return None
     new, applied = revised
-    chosen = choose_query(candidates(world, world.state, new), rng, min_depth, max_depth, want)
+    chosen = choose_query(world, world.state, new, rng, min_depth, max_depth, want)
     if chosen is None:
         return None
     return Transition(world.unit_id, world.state, new, applied, {"query": list(chosen.query)})

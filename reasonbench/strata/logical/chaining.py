@@ -14,7 +14,7 @@ Verdicts (authority is a jurisdiction gate, distinct from the norms):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from reasonbench.core.adjudicator import REFER
@@ -34,6 +34,9 @@ class Closure:
 
     depth: dict[Atom, int]
     support: dict[Atom, Instance]
+    atoms: frozenset[Atom]  # the keys of ``depth`` (set algebra reuses their stored hashes)
+    # Derived views of this closure, computed on demand by their owners (e.g. qbits.QueryIndex).
+    views: dict[object, int] = field(default_factory=dict, compare=False, repr=False)
 
 
 def substitute(atom: Atom, entity: str) -> Atom:
@@ -44,18 +47,28 @@ def substitute(atom: Atom, entity: str) -> Atom:
     return (pred, entity if first == VARIABLE else first, entity if second == VARIABLE else second)
 
 
-@lru_cache(maxsize=16384)
-def _rule_instances(rule: Rule, domain: tuple[str, ...]) -> tuple[Instance, ...]:
-    # Cached per rule, not per rule set: the rule sets of old and new state share most rules.
-    if not rule.general:
-        return ((rule.id, rule.premises, rule.conclusion),)
+def ground_rule(rule: Rule, domain: tuple[str, ...]) -> tuple[Instance, ...]:
+    """The ground instances of one rule over ``domain``, in entity order."""
+    return ground_body(rule.id, rule.premises, rule.conclusion, domain)
+
+
+def ground_body(
+    rule_id: int, body: tuple[Atom, ...], head: Atom, domain: tuple[str, ...]
+) -> tuple[Instance, ...]:
+    """:func:`ground_rule` for a rule given by its parts (one not built yet)."""
+    if VARIABLE not in head[1:]:  # a ground rule (range restriction: no X anywhere)
+        return ((rule_id, body, head),)
     out: list[Instance] = []
     for entity in domain:
-        premises = tuple(substitute(p, entity) for p in rule.premises)
-        if len(set(premises)) < len(premises):  # e.g. likes(X,bob), likes(bob,X) at X = bob
-            premises = tuple(dict.fromkeys(premises))
-        out.append((rule.id, premises, substitute(rule.conclusion, entity)))
+        premises = tuple([substitute(p, entity) for p in body])
+        if len(premises) > 1 and len(set(premises)) < len(premises):
+            premises = tuple(dict.fromkeys(premises))  # likes(X,bob), likes(bob,X) at X = bob
+        out.append((rule_id, premises, substitute(head, entity)))
     return tuple(out)
+
+
+# Cached per rule, not per rule set: the rule sets of old and new state share most rules.
+_rule_instances = lru_cache(maxsize=16384)(ground_rule)
 
 
 @lru_cache(maxsize=2048)
@@ -65,25 +78,29 @@ def instances(rules: Rules, domain: tuple[str, ...]) -> tuple[Instance, ...]:
 
 
 @dataclass(frozen=True)
-class _Program:
+class Program:
     """Ground instances indexed by premise, so each derived atom wakes only its own rules."""
 
     instances: tuple[Instance, ...]
     waiting: tuple[int, ...]  # number of distinct premises per instance
     watch: dict[Atom, tuple[int, ...]]
+    by_rule: dict[int, tuple[Instance, ...]]
 
 
 @lru_cache(maxsize=1024)
-def _program(rules: Rules, domain: tuple[str, ...]) -> _Program:
+def program(rules: Rules, domain: tuple[str, ...]) -> Program:
     ground = instances(rules, domain)
     watch: dict[Atom, list[int]] = {}
-    for index, (_, premises, _) in enumerate(ground):
-        for atom in premises:
+    by_rule: dict[int, list[Instance]] = {}
+    for index, instance in enumerate(ground):
+        for atom in instance[1]:
             watch.setdefault(atom, []).append(index)
-    return _Program(
+        by_rule.setdefault(instance[0], []).append(instance)
+    return Program(
         ground,
         tuple(len(p) for _, p, _ in ground),
         {atom: tuple(ids) for atom, ids in watch.items()},
+        {rule_id: tuple(group) for rule_id, group in by_rule.items()},
     )
 
 
@@ -92,6 +109,7 @@ def _constants(rules: Rules) -> frozenset[str]:
     return frozenset(t for rule in rules.rules for t in rule.constants())
 
 
+@lru_cache(maxsize=4096)
 def domain_of(facts: Facts, rules: Rules) -> tuple[str, ...]:
     """The entities grounding ranges over: those of the facts and the rules' constants."""
     return tuple(sorted(_constants(rules).union(t for a in facts.atoms for t in a[1:])))
@@ -105,21 +123,22 @@ def closure(facts: Facts, rules: Rules, authority: Authority | None = None) -> C
     full rule set and lets only authorised instances fire, so all hybrids of one rule set share
     one grounding.
     """
-    program = _program(rules, domain_of(facts, rules))
+    ground = program(rules, domain_of(facts, rules))
     allowed = None if authority is None else set(authority.allowed)
     depth = dict.fromkeys(facts.atoms, 0)
     support: dict[Atom, Instance] = {}
-    waiting = list(program.waiting)
+    waiting = list(ground.waiting)
+    watch, ground_instances = ground.watch, ground.instances
     frontier: list[Atom] = list(facts.atoms)
     level = 0
     while frontier:
         level += 1
         fresh: list[Atom] = []
         for atom in frontier:
-            for index in program.watch.get(atom, ()):
+            for index in watch.get(atom, ()):
                 waiting[index] -= 1
                 if waiting[index] == 0:
-                    instance = program.instances[index]
+                    instance = ground_instances[index]
                     if allowed is not None and instance[0] not in allowed:
                         continue
                     head = instance[2]
@@ -128,7 +147,15 @@ def closure(facts: Facts, rules: Rules, authority: Authority | None = None) -> C
                         support[head] = instance
                         fresh.append(head)
         frontier = fresh
-    return Closure(depth, support)
+    return Closure(depth, support, frozenset(depth))
+
+
+def derived(facts: Facts, rules: Rules, authority: Authority | None) -> Closure:
+    """``closure(facts, rules, authority)``, keeping one cache entry per closure:
+    ``closure(f, r)`` and ``closure(f, r, None)`` are distinct cache keys."""
+    if authority is None:
+        return closure(facts, rules)
+    return closure(facts, rules, authority)
 
 
 @lru_cache(maxsize=2048)

@@ -14,7 +14,7 @@ fallback). Side rules add shortcuts and alternative derivations (sources of rece
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -61,7 +61,11 @@ class World:
     target: Atom | None = None
 
     def aim(self, target: Atom | None) -> World:
-        return replace(self, target=target)
+        """This world aimed at ``target`` (a shallow copy: every draw re-aims a few times)."""
+        world = object.__new__(World)
+        world.__dict__.update(self.__dict__)
+        object.__setattr__(world, "target", target)
+        return world
 
     def names(self) -> frozenset[str]:
         return frozenset((*self.entities, *self.properties, *self.sinks, self.relation))
@@ -71,11 +75,11 @@ class World:
 
     def queryable(self) -> tuple[Atom, ...]:
         """Atoms a case may ask about: core properties and the relation over world entities."""
-        return _queryable(self.entities, self.properties, self.relation)
+        return queryable_atoms(self.entities, self.properties, self.relation)
 
 
 @lru_cache(maxsize=4096)
-def _queryable(
+def queryable_atoms(
     entities: tuple[str, ...], properties: tuple[str, ...], relation: str
 ) -> tuple[Atom, ...]:
     unary: list[Atom] = [(p, e) for p in properties for e in entities]

@@ -21,7 +21,7 @@ from reasonbench.strata.logical.render import render
 from reasonbench.strata.logical.sampler import DEFAULT_SHAPE, World, WorldShape, sample_world
 from reasonbench.strata.logical.templates import load_templates
 from reasonbench.strata.logical.vocabulary import DATA_DIR, load_vocabulary
-from reasonbench.strata.logical.world import components_from_json, components_to_json
+from reasonbench.strata.logical.world_json import components_from_json, components_to_json
 
 N_WORLDS = 800
 HELD_OUT_FAMILIES = ("qa",)

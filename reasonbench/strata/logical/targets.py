@@ -9,11 +9,13 @@ ambiguous receipt, both being needed gives a receipt of size 2 or 3.
 from __future__ import annotations
 
 import random
-from typing import Any
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from reasonbench.core.adjudicator import REFER
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.logical.chaining import closure, instances, verdict
+from reasonbench.strata.logical.qbits import QueryIndex, query_index
 from reasonbench.strata.logical.sampler import World
 from reasonbench.strata.logical.world import Atom
 
@@ -26,14 +28,32 @@ def choose_target(world: World, rng: random.Random, sources: tuple[str, ...]) ->
     With authority among the changed sources, ``refer`` atoms are favoured: only between
     ``refer`` and ``holds`` can a mask edit alone move a verdict.
     """
-    facts, rules, mask = world.state["G"], world.state["N"], world.state["A"]
-    open_atoms = set(world.queryable()) - set(facts.atoms)
-    heads = sorted({i[2] for i in instances(rules, world.entities)} & open_atoms)
+    pool = _target_pool(world.state, world.entities, query_index(world))
+    if not pool.heads:
+        return rng.choice(pool.fallback)
+    return rng.choices(pool.heads, weights=pool.boosted if "A" in sources else pool.plain)[0]
+
+
+class _Targets(NamedTuple):
+    heads: tuple[Atom, ...]  # concluded by some rule, not a given fact (sorted)
+    boosted: tuple[float, ...]  # weights with authority among the changed sources
+    plain: tuple[float, ...]  # weights without
+    fallback: tuple[Atom, ...]  # the open atoms, when no rule concludes any
+
+
+@lru_cache(maxsize=1024)
+def _target_pool(
+    state: EvaluatorState[Any], entities: tuple[str, ...], index: QueryIndex
+) -> _Targets:
+    """The candidate targets of a world's base state (the same for every draw)."""
+    facts, rules, mask = state["G"], state["N"], state["A"]
+    open_atoms = set(index.atoms) - set(facts.atoms)
+    heads = tuple(sorted({i[2] for i in instances(rules, entities)} & open_atoms))
     if not heads:
-        return rng.choice(sorted(open_atoms))
-    boost = REFER_TARGET_WEIGHT if "A" in sources else 1.0
-    weights = [boost if verdict(facts, rules, mask, h) == REFER else 1.0 for h in heads]
-    return rng.choices(heads, weights=weights)[0]
+        return _Targets((), (), (), tuple(sorted(open_atoms)))
+    refer = [verdict(facts, rules, mask, h) == REFER for h in heads]
+    boosted = tuple(REFER_TARGET_WEIGHT if r else 1.0 for r in refer)
+    return _Targets(heads, boosted, (1.0,) * len(heads), ())
 
 
 def reaim(world: World, state: EvaluatorState[Any], rng: random.Random) -> World:
@@ -45,18 +65,14 @@ def reaim(world: World, state: EvaluatorState[Any], rng: random.Random) -> World
     target = world.target
     if target is None:
         return world
-    before, after = _derivable(world.state), _derivable(state)
+    base, index = world.state, query_index(world)
     # A verdict is fixed by (derivable under authority, derivable at all): compare those.
-    moved = [
-        a
-        for a in world.queryable()
-        if any((a in b) != (a in c) for b, c in zip(before, after, strict=True))
-    ]
+    mask = index.mask
+    diff = mask(closure(base["G"], base["N"], base["A"])) ^ mask(
+        closure(state["G"], state["N"], state["A"])
+    )
+    diff |= mask(closure(base["G"], base["N"])) ^ mask(closure(state["G"], state["N"]))
+    moved = index.members(diff)  # in queryable order
     if not moved or any(a[1] == target[1] for a in moved):
         return world
     return world.aim(rng.choice(moved))
-
-
-def _derivable(state: EvaluatorState[Any]) -> tuple[dict[Atom, int], dict[Atom, int]]:
-    facts, rules = state["G"], state["N"]
-    return closure(facts, rules, state["A"]).depth, closure(facts, rules).depth

@@ -1,4 +1,4 @@
-"""The three components of a logical evaluator state and their JSON form (the world format).
+"""The three components of a logical evaluator state (their JSON form: ``world_json.py``).
 
 - grounds G = :class:`Facts`, a set of ground atoms;
 - norms N = :class:`Rules`, positive Horn rules with at most one variable ``X``;
@@ -13,9 +13,10 @@ iteration never depends on ``PYTHONHASHSEED``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 Atom = tuple[str, ...]
 VARIABLE = "X"
@@ -29,9 +30,20 @@ def atom_str(atom: Atom) -> str:
     return f"{atom[0]}({','.join(atom[1:])})"
 
 
+_VALID: set[str] = set()  # names already checked (bounded): operators build many rules per draw
+
+
 def is_name(name: object) -> bool:
     """Whether ``name`` is a valid predicate or entity identifier."""
-    return isinstance(name, str) and _NAME.match(name) is not None
+    if not isinstance(name, str):
+        return False
+    if name in _VALID:
+        return True
+    if _NAME.match(name) is None:
+        return False
+    if len(_VALID) < 65536:
+        _VALID.add(name)
+    return True
 
 
 def check_atom(atom: Atom, *, ground: bool) -> Atom:
@@ -39,6 +51,8 @@ def check_atom(atom: Atom, *, ground: bool) -> Atom:
     if not isinstance(atom, tuple) or len(atom) not in (2, 3):
         raise ValueError(f"an atom is (predicate, arg) or (predicate, arg, arg), got {atom!r}")
     for i, part in enumerate(atom):
+        if isinstance(part, str) and part in _VALID:
+            continue
         if i > 0 and part == VARIABLE and not ground:
             continue
         if not is_name(part):
@@ -58,6 +72,7 @@ class Rule:
     id: int
     premises: tuple[Atom, ...]
     conclusion: Atom
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if isinstance(self.id, bool) or not isinstance(self.id, int) or self.id < 1:
@@ -73,6 +88,13 @@ class Rule:
         in_premises = any(VARIABLE in p[1:] for p in self.premises)
         if (VARIABLE in self.conclusion[1:]) != in_premises:
             raise ValueError(f"rule {self.id}: X must occur in the conclusion iff in a premise")
+        object.__setattr__(self, "_hash", hash((self.id, self.premises, self.conclusion)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __reduce__(self) -> tuple[Any, ...]:  # recompute the hash (string hashes are per process)
+        return (Rule, (self.id, self.premises, self.conclusion))
 
     @property
     def general(self) -> bool:
@@ -111,10 +133,14 @@ class Facts:
         return atom in self.atoms
 
     def add(self, atom: Atom) -> Facts:
-        return Facts.of((*self.atoms, atom))
+        if atom in self.atoms:
+            return self
+        check_atom(atom, ground=True)
+        i = bisect_left(self.atoms, atom)
+        return _trusted(Facts, (*self.atoms[:i], atom, *self.atoms[i:]))
 
     def remove(self, atom: Atom) -> Facts:
-        return Facts(tuple(a for a in self.atoms if a != atom))
+        return _trusted(Facts, tuple(a for a in self.atoms if a != atom))
 
 
 @dataclass(frozen=True)
@@ -145,10 +171,14 @@ class Rules:
 
     def put(self, rule: Rule) -> Rules:
         """Add ``rule``, or replace the rule with the same id (an edit keeps its id)."""
-        return Rules.of((*(r for r in self.rules if r.id != rule.id), rule))
+        if not isinstance(rule, Rule):
+            raise TypeError(f"a rule set holds Rule objects, got {type(rule).__name__}")
+        before = [r for r in self.rules if r.id < rule.id]
+        after = (r for r in self.rules[len(before) :] if r.id > rule.id)
+        return _trusted(Rules, (*before, rule, *after))
 
     def remove(self, rule_id: int) -> Rules:
-        return Rules(tuple(r for r in self.rules if r.id != rule_id))
+        return _trusted(Rules, tuple(r for r in self.rules if r.id != rule_id))
 
 
 @dataclass(frozen=True)
@@ -182,60 +212,27 @@ class Authority:
 
     def toggle(self, rule_id: int) -> Authority:
         if rule_id in self.allowed:
-            return Authority(tuple(i for i in self.allowed if i != rule_id))
-        return Authority.of((*self.allowed, rule_id))
+            return _trusted(Authority, tuple(i for i in self.allowed if i != rule_id))
+        if isinstance(rule_id, bool) or not isinstance(rule_id, int) or rule_id < 1:
+            raise ValueError(f"authority ids must be positive ints, got {rule_id!r}")
+        i = bisect_left(self.allowed, rule_id)
+        return _trusted(Authority, (*self.allowed[:i], rule_id, *self.allowed[i:]))
+
+
+C = TypeVar("C", Facts, Rules, Authority)
+_MEMBERS: dict[type, str] = {Facts: "atoms", Rules: "rules", Authority: "allowed"}
+
+
+def _trusted(cls: type[C], members: tuple[Any, ...]) -> C:
+    """A component from members already checked, sorted and unique (an edit of a valid one):
+    edits skip re-validating the whole component, which operators do many times per draw."""
+    component: C = object.__new__(cls)
+    object.__setattr__(component, _MEMBERS[cls], members)
+    object.__setattr__(component, "_hash", hash(members))
+    return component
 
 
 def fresh_rule_id(*parts: Rules | Authority) -> int:
     """An id used by no rule and no mask entry of ``parts`` (so nothing is pre-authorised)."""
     used = [i for p in parts for i in (p.ids() if isinstance(p, Rules) else p.allowed)]
     return max(used, default=0) + 1
-
-
-def atom_to_json(atom: Atom) -> list[str]:
-    return list(atom)
-
-
-def atom_from_json(data: Any, *, ground: bool = True) -> Atom:
-    if not isinstance(data, list | tuple):
-        raise ValueError(f"an atom is a JSON list of strings, got {data!r}")
-    return check_atom(tuple(data), ground=ground)
-
-
-def components_to_json(facts: Facts, rules: Rules, authority: Authority) -> dict[str, Any]:
-    return {
-        "format": FORMAT,
-        "facts": [atom_to_json(a) for a in facts.atoms],
-        "rules": [
-            {"id": r.id, "if": [atom_to_json(p) for p in r.premises], "then": list(r.conclusion)}
-            for r in rules.rules
-        ],
-        "authority": list(authority.allowed),
-    }
-
-
-def components_from_json(data: Mapping[str, Any]) -> tuple[Facts, Rules, Authority]:
-    """Inverse of :func:`components_to_json`; ``ValueError`` names what is malformed."""
-    expected = {"format", "facts", "rules", "authority"}
-    if set(data) != expected:
-        raise ValueError(
-            f"a logical state has exactly the keys {sorted(expected)}, got {sorted(data)}"
-        )
-    if data["format"] != FORMAT:
-        raise ValueError(f"unknown format {data['format']!r} (expected {FORMAT!r})")
-    for key in ("facts", "rules", "authority"):
-        if not isinstance(data[key], list):
-            raise ValueError(f"{key} must be a JSON list, got {type(data[key]).__name__}")
-    for rule_id in data["authority"]:
-        if isinstance(rule_id, bool) or not isinstance(rule_id, int):
-            raise ValueError(f"authority ids must be positive ints, got {rule_id!r}")
-    facts = Facts.of(atom_from_json(a) for a in data["facts"])
-    rules: list[Rule] = []
-    for item in data["rules"]:
-        if not isinstance(item, Mapping) or set(item) != {"id", "if", "then"}:
-            raise ValueError(f"a rule is {{'id', 'if', 'then'}}, got {item!r}")
-        premises = tuple(atom_from_json(p, ground=False) for p in item["if"])
-        rules.append(Rule(item["id"], premises, atom_from_json(item["then"], ground=False)))
-    if len({r.id for r in rules}) != len(rules):
-        raise ValueError("rule ids must be unique")
-    return facts, Rules.of(rules), Authority.of(data["authority"])

@@ -6,8 +6,7 @@ import random
 from typing import Any
 
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.logical.chaining import authorised
-from reasonbench.strata.logical.ops.kit import aim, core_rules, fired, pick, rule_tiers
+from reasonbench.strata.logical.ops.kit import aim, core_ids, fired, pick, rule_tiers
 from reasonbench.strata.logical.sampler import World
 from reasonbench.strata.logical.world import Authority
 
@@ -21,9 +20,8 @@ def _choose(
     under the current authority.
     """
     mask = state["A"]
-    firing_under = authorised(state["N"], mask) if granted else state["N"]
-    firing = {i[0] for i in fired(world, state, firing_under)}
-    ids = [r.id for r in core_rules(world, state["N"]) if (r.id in mask) == granted]
+    firing = fired(world, state, mask if granted else None).ids
+    ids = [i for i in core_ids(world, state["N"]) if (i in mask) == granted]
     aimed = aim(world, state)
     # Granting a rule that blocks the target's derivation, or revoking one its authorised
     # derivation uses, changes the target's verdict.

@@ -7,6 +7,7 @@ from typing import Any
 
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.logical.chaining import closure
+from reasonbench.strata.logical.ops.index import rule_index
 from reasonbench.strata.logical.ops.kit import (
     AIM,
     COMPLETE,
@@ -15,7 +16,6 @@ from reasonbench.strata.logical.ops.kit import (
     aim,
     fired,
     focus,
-    ground,
     pick,
 )
 from reasonbench.strata.logical.sampler import World
@@ -27,8 +27,7 @@ def add_fact(world: World, state: EvaluatorState[Any], rng: random.Random) -> Fa
     target's subject (material a later rule edit can chain on), or a premise a rule misses."""
     facts: Facts = state["G"]
     known = closure(facts, state["N"]).depth
-    premises = {p for _, body, _ in ground(world, state["N"]) for p in body}
-    missing = sorted(premises - known.keys())
+    missing = sorted(rule_index(state["N"], world.entities).premises - known.keys())
     aimed, near = aim(world, state), focus(world, state)
     subject = world.target[1] if world.target else None
     # News outside the target's cone cannot reach the target through the current rules:
@@ -51,7 +50,7 @@ def remove_fact(world: World, state: EvaluatorState[Any], rng: random.Random) ->
     """Remove a (non-sink) fact, preferably one a firing rule (towards the target) uses."""
     facts: Facts = state["G"]
     core = [a for a in facts.atoms if a[0] not in world.sinks]
-    used = {p for _, body, _ in fired(world, state, state["N"]) for p in body}
+    used = fired(world, state).premises
     aimed = aim(world, state)
     tiers = [
         (AIM, [a for a in core if a in aimed.proof_facts]),

@@ -23,9 +23,10 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.logical.chaining import Instance, closure, instances, proof
+from reasonbench.strata.logical.chaining import Instance, closure, derived, instances, proof
+from reasonbench.strata.logical.ops.index import Firing, cone, firing, rule_index
 from reasonbench.strata.logical.sampler import World
-from reasonbench.strata.logical.world import Atom, Rule, Rules
+from reasonbench.strata.logical.world import Atom, Authority, Rules
 
 T = TypeVar("T")
 AIM = 0.75  # chance of preferring the target's cone
@@ -59,14 +60,20 @@ def ground(world: World, rules: Rules) -> tuple[Instance, ...]:
     return instances(rules, world.entities)
 
 
-def fired(world: World, state: EvaluatorState[Any], rules: Rules) -> list[Instance]:
-    """Ground instances of ``rules`` whose premises all hold under ``rules`` themselves."""
-    known = closure(state["G"], rules).depth
-    return [i for i in ground(world, rules) if all(p in known for p in i[1])]
+def fired(world: World, state: EvaluatorState[Any], mask: Authority | None = None) -> Firing:
+    """The ground instances of the state's rules (the authorised ones, under ``mask``) whose
+    premises all hold with those same rules: their ids and premises."""
+    return firing(state["G"], state["N"], world.entities, mask)
 
 
-def core_rules(world: World, rules: Rules) -> list[Rule]:
-    return [r for r in rules.rules if world.is_core(r)]
+def core_ids(world: World, rules: Rules) -> tuple[int, ...]:
+    """Ids of the core rules (those not concluding a sink), in id order."""
+    return _core_ids(rules, world.sinks)
+
+
+@lru_cache(maxsize=1024)
+def _core_ids(rules: Rules, sinks: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(r.id for r in rules.rules if r.conclusion[0] not in sinks)
 
 
 @dataclass(frozen=True)
@@ -94,24 +101,13 @@ def aim(world: World, state: EvaluatorState[Any]) -> Aim:
     if target is None:
         return Aim()
     facts, rules, mask = state["G"], state["N"], state["A"]
-    by_head: dict[Atom, list[Instance]] = {}
-    for instance in ground(world, rules):
-        by_head.setdefault(instance[2], []).append(instance)
-    atoms, ids, todo, cone_instances = {target}, set(), [target], []
-    while todo:
-        for instance in by_head.get(todo.pop(), ()):
-            ids.add(instance[0])
-            cone_instances.append(instance)
-            for premise in instance[1]:
-                if premise not in atoms:
-                    atoms.add(premise)
-                    todo.append(premise)
+    reach = cone(rules, world.entities, target)
     # Completing premises under every rule, and under the authorised ones for authorised
     # instances (the latter turn a ``refer`` into ``holds``).
     full = closure(facts, rules).depth
     allowed = closure(facts, rules, mask).depth
-    missing = [[p for p in i[1] if p not in full] for i in cone_instances]
-    missing += [[p for p in i[1] if p not in allowed] for i in cone_instances if i[0] in mask]
+    missing = [[p for p in i[1] if p not in full] for i in reach.instances]
+    missing += [[p for p in i[1] if p not in allowed] for i in reach.instances if i[0] in mask]
     # Derivations in the base state too: a later operator aimed at what the base derivation
     # used acts independently of the earlier edit (either alone suffices: ambiguous receipts).
     steps: list[Instance] = []
@@ -121,8 +117,8 @@ def aim(world: World, state: EvaluatorState[Any]) -> Aim:
         steps += every + proof(closure(s["G"], s["N"], s["A"]), target)
         blocking.update(step[0] for step in every if step[0] not in s["A"])
     return Aim(
-        frozenset(atoms),
-        frozenset(ids),
+        reach.atoms,
+        reach.rules,
         frozenset(m[0] for m in missing if len(m) == 1 and m[0] != target),
         frozenset(p for step in steps for p in step[1] if p in facts),
         frozenset(step[0] for step in steps),
@@ -136,12 +132,12 @@ def focus(world: World, state: EvaluatorState[Any]) -> frozenset[Atom]:
     base = world.state
     if state == base:
         return frozenset()
-    changed: set[Atom] = set()
+    changed: frozenset[Atom] = frozenset()
     for under in (False, True):  # with every rule, then with the authorised ones
-        before = closure(base["G"], base["N"], base["A"] if under else None).depth
-        after = closure(state["G"], state["N"], state["A"] if under else None).depth
-        changed |= before.keys() ^ after.keys()
-    return frozenset(changed)
+        before = derived(base["G"], base["N"], base["A"] if under else None).atoms
+        after = derived(state["G"], state["N"], state["A"] if under else None).atoms
+        changed |= before ^ after
+    return changed
 
 
 def rule_tiers(
@@ -149,18 +145,16 @@ def rule_tiers(
     state: EvaluatorState[Any],
     eligible: Sequence[int],
     aimed: frozenset[int],
-    firing: set[int],
+    firing: frozenset[int],
 ) -> list[tuple[float, list[int]]]:
     """Tiers over ``eligible`` rule ids: ``aimed`` first, then the target's cone, rules touched by
     earlier edits, and firing rules."""
     rules: Rules = state["N"]
-    base = world.state["N"]
-    touched = {r.id for r in rules.rules if base.get(r.id) != r}
-    near = focus(world, state)
-    if near:
-        for rule_id, premises, head in ground(world, rules):
-            if head in near or any(p in near for p in premises):
-                touched.add(rule_id)
+    base = rule_index(world.state["N"], world.entities).by_id
+    touched = {r.id for r in rules.rules if base.get(r.id) is not r and base.get(r.id) != r}
+    mentions = rule_index(rules, world.entities).mentions
+    for atom in focus(world, state):
+        touched.update(mentions.get(atom, ()))
     in_cone = aim(world, state).rules
     return [
         (AIM, [i for i in eligible if i in aimed]),

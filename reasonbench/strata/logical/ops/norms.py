@@ -7,13 +7,15 @@ from collections.abc import Callable
 from typing import Any
 
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.logical.chaining import closure, verdict
+from reasonbench.strata.logical.chaining import closure
+from reasonbench.strata.logical.lookahead import Edit, moving
+from reasonbench.strata.logical.ops.index import rule_index
 from reasonbench.strata.logical.ops.kit import (
     AIM,
     FOCUS,
     MATTERS,
     aim,
-    core_rules,
+    core_ids,
     fired,
     focus,
     ordered,
@@ -24,7 +26,8 @@ from reasonbench.strata.logical.sampler import World
 from reasonbench.strata.logical.world import VARIABLE as X
 from reasonbench.strata.logical.world import Atom, Rule, Rules, fresh_rule_id
 
-Edits = Callable[[World, Rule], list[Rule]]
+Edits = Callable[[World, Rule], list[Edit]]
+"""A rule's candidate edits, as unbuilt rules (only the chosen one is built and validated)."""
 
 
 def _about(known: dict[Atom, int], world: World, entity: str) -> list[Atom]:
@@ -97,19 +100,19 @@ def rewrite_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -
     premises, head = _new_body(world, state, rng)
     if head in premises or any(r.body() == (premises, head) for r in rules.rules):
         return None
-    options: list[Rules] = [
-        rules.put(Rule(r.id, premises, head)) for r in _targets(world, state, rng)[:4]
-    ]
-    return pick(rng, [(AIM, _moving(world, state, options))], options)
+    options = [(r.id, premises, head) for r in _targets(world, state, rng)[:4]]
+    edit = pick(rng, [(AIM, _moving(world, state, options))], options)
+    return None if edit is None else rules.put(Rule(*edit))
 
 
 def _targets(world: World, state: EvaluatorState[Any], rng: random.Random) -> list[Rule]:
     """Core rules in preference order: aimed, focused, firing, then the rest."""
     rules: Rules = state["N"]
-    ids = [r.id for r in core_rules(world, rules)]
-    firing = {i[0] for i in fired(world, state, rules)}
+    ids = list(core_ids(world, rules))
+    firing = fired(world, state).ids
     tiers = rule_tiers(world, state, ids, aim(world, state).proof_rules, firing)
-    return [r for i in ordered(rng, tiers, ids) if (r := rules.get(i))]
+    by_id = rule_index(rules, world.entities).by_id
+    return [by_id[i] for i in ordered(rng, tiers, ids)]
 
 
 def remove_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
@@ -125,25 +128,24 @@ def edit_operator(
     def apply(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
         # Edits are enumerated rule by rule, not all at once, so sampling stays cheap per case.
         for rule in _targets(world, state, rng):
-            options: list[Rules] = [state["N"].put(edit) for edit in edits(world, rule)]
+            options = edits(world, rule)
             if options:
-                return pick(rng, [(AIM, _moving(world, state, options))], options)
+                edit = pick(rng, [(AIM, _moving(world, state, options))], options)
+                return None if edit is None else state["N"].put(Rule(*edit))
         return None
 
     return apply
 
 
-def _moving(world: World, state: EvaluatorState[Any], options: list[Rules]) -> list[Rules]:
-    """The rule sets among ``options`` that change the target's verdict (a one-rule lookahead)."""
+def _moving(world: World, state: EvaluatorState[Any], options: list[Edit]) -> list[Edit]:
+    """The rule edits among ``options`` that change the target's verdict (a one-rule lookahead)."""
     target = world.target
     if target is None:
         return []
-    facts, mask = state["G"], state["A"]
-    before = verdict(facts, state["N"], mask, target)
-    return [rules for rules in options if verdict(facts, rules, mask, target) != before]
+    return moving(state["G"], state["N"], state["A"], target, options)
 
 
-def replace_premise(world: World, rule: Rule) -> list[Rule]:
+def replace_premise(world: World, rule: Rule) -> list[Edit]:
     out = []
     for i, (pred, *terms) in enumerate(rule.premises):
         for new in world.properties:
@@ -154,40 +156,35 @@ def replace_premise(world: World, rule: Rule) -> list[Rule]:
                 and atom not in rule.premises
                 and atom != rule.conclusion
             ):
-                out.append(
-                    Rule(
-                        rule.id,
-                        (*rule.premises[:i], atom, *rule.premises[i + 1 :]),
-                        rule.conclusion,
-                    )
-                )
+                premises = (*rule.premises[:i], atom, *rule.premises[i + 1 :])
+                out.append((rule.id, premises, rule.conclusion))
     return out
 
 
-def replace_conclusion(world: World, rule: Rule) -> list[Rule]:
+def replace_conclusion(world: World, rule: Rule) -> list[Edit]:
     pred, *terms = rule.conclusion
     if len(terms) != 1:
         return []
     heads = [(p, *terms) for p in world.properties if p != pred]
-    return [Rule(rule.id, rule.premises, h) for h in heads if h not in rule.premises]
+    return [(rule.id, rule.premises, h) for h in heads if h not in rule.premises]
 
 
-def drop_premise(world: World, rule: Rule) -> list[Rule]:
+def drop_premise(world: World, rule: Rule) -> list[Edit]:
     out = []
     for i in range(len(rule.premises) if len(rule.premises) > 1 else 0):
         rest = (*rule.premises[:i], *rule.premises[i + 1 :])
         if not rule.general or any(X in p[1:] for p in rest):  # keep the range restriction
-            out.append(Rule(rule.id, rest, rule.conclusion))
+            out.append((rule.id, rest, rule.conclusion))
     return out
 
 
-def add_premise(world: World, rule: Rule) -> list[Rule]:
+def add_premise(world: World, rule: Rule) -> list[Edit]:
     if len(rule.premises) >= 3:
         return []
     term = X if rule.general else rule.premises[0][-1]
     new = [(p, term) for p in world.properties]
     new = [a for a in new if a not in rule.premises and a != rule.conclusion]
-    return [Rule(rule.id, (*rule.premises, a), rule.conclusion) for a in new]
+    return [(rule.id, (*rule.premises, a), rule.conclusion) for a in new]
 
 
 def add_inert_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
