@@ -7,8 +7,9 @@ Importing this package registers the ``"logical"`` adjudicator factory.
 from reasonbench.strata.logical.adjudicator import LogicalAdjudicator, logical_adjudicator, trace
 from reasonbench.strata.logical.chaining import FAILS, HOLDS, LABELS, closure, verdict
 from reasonbench.strata.logical.operators import OPERATORS
-from reasonbench.strata.logical.sampler import World, WorldShape, sample_world
+from reasonbench.strata.logical.sampler import WorldShape, sample_world
 from reasonbench.strata.logical.stratum import HELD_OUT_FAMILIES, N_WORLDS, LogicalStratum
+from reasonbench.strata.logical.unit import World
 from reasonbench.strata.logical.world import Atom, Authority, Facts, Rule, Rules
 
 __all__ = [

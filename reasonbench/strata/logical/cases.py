@@ -17,8 +17,8 @@ from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Operator, Transition
 from reasonbench.strata.logical.queries import Want, choose_query
-from reasonbench.strata.logical.sampler import World
 from reasonbench.strata.logical.targets import choose_target, reaim
+from reasonbench.strata.logical.unit import World
 
 NOOP_WEIGHT = 0.5  # no-op operators are drawn at half weight (every operator makes stable cases)
 
@@ -44,10 +44,12 @@ def revise(
             for n, op in operators.items()
             if op.source == source and (permitted is None or n in permitted)
         )
+        slot = state.sources.index(source)
         for name in _weighted_order(names, operators, rng):
             component = operators[name].apply(world, state, rng)
-            if component is not None and component != state[source]:
-                state = state.replace(**{source: component})
+            if component is not None and component != state.components[slot]:
+                parts = (*state.components[:slot], component, *state.components[slot + 1 :])
+                state = EvaluatorState(state.sources, parts)
                 applied.append(name)
                 world = reaim(world, state, rng)
                 break

@@ -14,8 +14,8 @@ Verdicts (authority is a jurisdiction gate, distinct from the norms):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, NamedTuple
 
 from reasonbench.core.adjudicator import REFER
 from reasonbench.strata.logical.world import VARIABLE, Atom, Authority, Facts, Rule, Rules
@@ -28,15 +28,17 @@ Instance = tuple[int, tuple[Atom, ...], Atom]
 """A ground rule instance: (rule id, distinct premises, conclusion)."""
 
 
-@dataclass(frozen=True)
-class Closure:
-    """Everything derivable: minimal depth per atom and, per derived atom, one shallowest step."""
+class Closure(NamedTuple):
+    """Everything derivable: minimal depth per atom and, per derived atom, one shallowest step.
+
+    (A named tuple: closures are built by the thousand per benchmark build.)
+    """
 
     depth: dict[Atom, int]
     support: dict[Atom, Instance]
     atoms: frozenset[Atom]  # the keys of ``depth`` (set algebra reuses their stored hashes)
     # Derived views of this closure, computed on demand by their owners (e.g. qbits.QueryIndex).
-    views: dict[object, int] = field(default_factory=dict, compare=False, repr=False)
+    views: dict[object, Any]
 
 
 def substitute(atom: Atom, entity: str) -> Atom:
@@ -69,53 +71,58 @@ def ground_body(
 
 # Cached per rule, not per rule set: the rule sets of old and new state share most rules.
 _rule_instances = lru_cache(maxsize=16384)(ground_rule)
+# Candidate rule edits recur from draw to draw (the same rules of a world get edited).
+ground_edit = lru_cache(maxsize=2048)(ground_body)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=512)
 def instances(rules: Rules, domain: tuple[str, ...]) -> tuple[Instance, ...]:
     """All ground instances over ``domain``, in (rule id, entity) order."""
     return tuple(i for rule in rules.rules for i in _rule_instances(rule, domain))
 
 
-@dataclass(frozen=True)
-class Program:
+class Program(NamedTuple):
     """Ground instances indexed by premise, so each derived atom wakes only its own rules."""
 
     instances: tuple[Instance, ...]
     waiting: tuple[int, ...]  # number of distinct premises per instance
-    watch: dict[Atom, tuple[int, ...]]
+    watch: dict[Atom, list[int]]  # read only
     by_rule: dict[int, tuple[Instance, ...]]
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def program(rules: Rules, domain: tuple[str, ...]) -> Program:
-    ground = instances(rules, domain)
+    by_rule = {rule.id: _rule_instances(rule, domain) for rule in rules.rules}
+    ground = tuple(i for group in by_rule.values() for i in group)
     watch: dict[Atom, list[int]] = {}
-    by_rule: dict[int, list[Instance]] = {}
-    for index, instance in enumerate(ground):
-        for atom in instance[1]:
-            watch.setdefault(atom, []).append(index)
-        by_rule.setdefault(instance[0], []).append(instance)
-    return Program(
-        ground,
-        tuple(len(p) for _, p, _ in ground),
-        {atom: tuple(ids) for atom, ids in watch.items()},
-        {rule_id: tuple(group) for rule_id, group in by_rule.items()},
-    )
+    for index, (_, premises, _) in enumerate(ground):
+        for atom in premises:
+            if atom in watch:
+                watch[atom].append(index)
+            else:
+                watch[atom] = [index]
+    return Program(ground, tuple([len(i[1]) for i in ground]), watch, by_rule)
+
+
+@lru_cache(maxsize=16384)
+def _rule_constants(rule: Rule) -> frozenset[str]:
+    return frozenset(rule.constants())
 
 
 @lru_cache(maxsize=2048)
 def _constants(rules: Rules) -> frozenset[str]:
-    return frozenset(t for rule in rules.rules for t in rule.constants())
+    return frozenset().union(*map(_rule_constants, rules.rules))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def domain_of(facts: Facts, rules: Rules) -> tuple[str, ...]:
     """The entities grounding ranges over: those of the facts and the rules' constants."""
-    return tuple(sorted(_constants(rules).union(t for a in facts.atoms for t in a[1:])))
+    terms = {t for atom in facts.atoms for t in atom[1:]}
+    terms |= _constants(rules)
+    return tuple(sorted(terms))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def closure(facts: Facts, rules: Rules, authority: Authority | None = None) -> Closure:
     """Semi-naive closure of ``facts`` under ``rules``, or under the rules ``authority`` allows.
 
@@ -147,7 +154,7 @@ def closure(facts: Facts, rules: Rules, authority: Authority | None = None) -> C
                         support[head] = instance
                         fresh.append(head)
         frontier = fresh
-    return Closure(depth, support, frozenset(depth))
+    return Closure(depth, support, frozenset(depth), {})
 
 
 def derived(facts: Facts, rules: Rules, authority: Authority | None) -> Closure:

@@ -15,7 +15,8 @@ a candidate with a new constant falls back on the full computation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from reasonbench.core.adjudicator import REFER
 from reasonbench.strata.logical.chaining import (
@@ -25,21 +26,20 @@ from reasonbench.strata.logical.chaining import (
     Program,
     derived,
     domain_of,
-    ground_body,
+    ground_edit,
     program,
     verdict,
 )
 from reasonbench.strata.logical.world import VARIABLE, Atom, Authority, Facts, Rule, Rules
 
-Known = frozenset[Atom] | set[Atom]
 
-
-def _without(
-    ground: Program, facts: Facts, rules: Rules, mask: Authority | None, skip: int
-) -> Known:
+@lru_cache(maxsize=512)
+def _without(facts: Facts, rules: Rules, mask: Authority | None, skip: int) -> frozenset[Atom]:
     """Everything derivable from ``facts`` by the state's rules except rule ``skip`` (and, under
     ``mask``, except unauthorised ones). Shortcut: a rule none of whose instances fires (or
-    that is outside authority) changes nothing when removed."""
+    that is outside authority) changes nothing when removed. Cached: the same few rules of a
+    world are edited from draw to draw."""
+    ground = program(rules, domain_of(facts, rules))
     closed = derived(facts, rules, mask).atoms
     allowed = None if mask is None else frozenset(mask.allowed)
     if allowed is not None and skip not in allowed:
@@ -60,11 +60,11 @@ def _without(
                 if head not in known:
                     known.add(head)
                     todo.append(head)
-    return known
+    return frozenset(known)
 
 
 def _reaches(
-    base: Known,
+    base: frozenset[Atom],
     ground: Program,
     skip: int,
     allowed: frozenset[int] | None,
@@ -101,15 +101,15 @@ id (if any) is replaced, as ``Rules.put`` does."""
 
 def moving(
     facts: Facts, rules: Rules, mask: Authority, target: Atom, edits: Sequence[Edit]
-) -> list[Edit]:
-    """The ``edits`` that would change the verdict of ``target``, in their given order."""
+) -> Iterator[Edit]:
+    """The ``edits`` that would change the verdict of ``target``, in their given order (lazily:
+    a caller may need only the first)."""
     before = verdict(facts, rules, mask, target)
     domain = domain_of(facts, rules)
     grounded = frozenset(domain)
     ground = program(rules, domain)
     allowed = frozenset(mask.allowed)
-    bases: dict[int, tuple[Known, Known]] = {}
-    out = []
+    bases: dict[int, tuple[frozenset[Atom], frozenset[Atom]]] = {}
     for edit in edits:
         rule_id, body, head = edit
         if not grounded.issuperset(t for a in (*body, head) for t in a[1:] if t != VARIABLE):
@@ -117,11 +117,11 @@ def moving(
         else:
             if rule_id not in bases:
                 bases[rule_id] = (
-                    _without(ground, facts, rules, mask, rule_id),
-                    _without(ground, facts, rules, None, rule_id),
+                    _without(facts, rules, mask, rule_id),
+                    _without(facts, rules, None, rule_id),
                 )
             under, every = bases[rule_id]
-            extra = ground_body(rule_id, body, head, domain)
+            extra = ground_edit(rule_id, body, head, domain)
             authorised = extra if rule_id in allowed else ()
             if _reaches(under, ground, rule_id, allowed, authorised, target):
                 after = HOLDS
@@ -130,5 +130,4 @@ def moving(
             else:
                 after = FAILS
         if after != before:
-            out.append(edit)
-    return out
+            yield edit

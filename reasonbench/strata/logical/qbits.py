@@ -10,34 +10,41 @@ computed once per world index and kept on the cached :class:`Closure` itself.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from reasonbench.strata.logical.chaining import Closure
-from reasonbench.strata.logical.sampler import World, queryable_atoms
+from reasonbench.strata.logical.unit import World, per_world
 from reasonbench.strata.logical.world import Atom
 
 
 class QueryIndex:
     """A world's queryable atoms, in order, and the bit of each."""
 
-    __slots__ = ("atoms", "bit", "full")
+    __slots__ = ("atoms", "bit", "full", "set")
 
     def __init__(self, atoms: tuple[Atom, ...]) -> None:
         self.atoms = atoms
-        self.bit = {atom: i for i, atom in enumerate(atoms)}
+        self.bit = {atom: 1 << i for i, atom in enumerate(atoms)}
         self.full = (1 << len(atoms)) - 1
+        self.set = frozenset(atoms)
 
     def mask(self, result: Closure) -> int:
-        """The queryable atoms ``result`` derives (cached on the closure)."""
-        mask = result.views.get(self)
+        """The queryable atoms ``result`` derives (computed once per closure, kept on it)."""
+        mask: int | None = result.views.get(self)
         if mask is None:
-            mask = 0
-            bit = self.bit
-            for atom in result.depth:
-                if atom in bit:
-                    mask |= 1 << bit[atom]
-            result.views[self] = mask
+            # Distinct powers of two: their sum is their union (and ``sum`` runs in C).
+            mask = result.views[self] = sum(map(self.bit.__getitem__, result.atoms & self.set))
         return mask
+
+    def levels(self, result: Closure) -> tuple[int, ...]:
+        """``levels[d]``: the queryable atoms ``result`` derives at depth d (cached likewise)."""
+        key = (self, "levels")
+        levels: tuple[int, ...] | None = result.views.get(key)
+        if levels is None:
+            out = [0] * (max(result.depth.values(), default=0) + 1)
+            depth, bit = result.depth, self.bit
+            for atom in result.atoms & self.set:
+                out[depth[atom]] |= bit[atom]
+            levels = result.views[key] = tuple(out)
+        return levels
 
     def members(self, mask: int) -> list[Atom]:
         """The atoms of ``mask``, in queryable order."""
@@ -50,11 +57,4 @@ class QueryIndex:
 
 
 def query_index(world: World) -> QueryIndex:
-    return _query_index(world.entities, world.properties, world.relation)
-
-
-@lru_cache(maxsize=1024)
-def _query_index(
-    entities: tuple[str, ...], properties: tuple[str, ...], relation: str
-) -> QueryIndex:
-    return QueryIndex(queryable_atoms(entities, properties, relation))
+    return per_world(world, "query index", lambda w: QueryIndex(w.queryable()))

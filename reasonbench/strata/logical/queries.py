@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import lru_cache, reduce
-from operator import and_, or_
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 from reasonbench.core.adjudicator import REFER
@@ -19,9 +18,9 @@ from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt, receipt_of
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.logical.chaining import FAILS, HOLDS, closure
-from reasonbench.strata.logical.qbits import query_index
-from reasonbench.strata.logical.sampler import World
+from reasonbench.strata.logical.chaining import FAILS, HOLDS, Closure, closure
+from reasonbench.strata.logical.qbits import QueryIndex, query_index
+from reasonbench.strata.logical.unit import World
 from reasonbench.strata.logical.world import Atom
 
 P_CHANGED = 0.6  # chance of drawing among changed candidates when both kinds exist
@@ -53,57 +52,72 @@ def _receipt(holds: int, derivable: int) -> Receipt:
     return receipt_of(Cube(GNA, verdicts))
 
 
-DEAD = (0, 0, 0)  # the key of an atom no cell derives: fails everywhere, depth 0
+class _Cells(NamedTuple):
+    """The queryable atoms (as masks over ``index``) that hold, and that are derivable, in each
+    of the 8 cells; and, per proof depth d, the atoms whose case depth is d."""
+
+    atoms: QueryIndex
+    holds: list[int]
+    derivable: list[int]
+    depth: list[int]
+
+    def key(self, i: int) -> Key:
+        """The shape of the ``i``-th queryable atom (per-atom work: only for the few needed)."""
+        depth = next(d for d, level in enumerate(self.depth) if level >> i & 1)
+        return _column(self.holds, i), _column(self.derivable, i), depth
 
 
-def _cell_masks(masks: list[int], bit: int) -> int:
-    """The cells (as a mask) whose closure mask has ``bit``."""
-    out = 0
-    for cell, mask in enumerate(masks):
-        if mask & bit:
-            out |= 1 << cell
-    return out
+def _column(masks: list[int], i: int) -> int:
+    """The cells (as a mask) whose atom mask has bit ``i`` (unrolled: a hot path)."""
+    m0, m1, m2, m3, m4, m5, m6, m7 = masks
+    return (
+        (m0 >> i & 1)
+        | (m1 >> i & 1) << 1
+        | (m2 >> i & 1) << 2
+        | (m3 >> i & 1) << 3
+        | (m4 >> i & 1) << 4
+        | (m5 >> i & 1) << 5
+        | (m6 >> i & 1) << 6
+        | (m7 >> i & 1) << 7
+    )
 
 
-def _keys(world: World, old: EvaluatorState[Any], new: EvaluatorState[Any]) -> list[Key]:
-    """Per queryable atom (in order): the cells where it holds, the cells where it is
-    derivable, and the proof depth of the case; computed on closure bit masks (qbits.py)."""
+def _cells(world: World, old: EvaluatorState[Any], new: EvaluatorState[Any]) -> _Cells:
     if old.sources != GNA or new.sources != GNA:
         raise ValueError(f"a logical state has the sources {GNA}, got {old.sources}")
     index = query_index(world)
-    versions = tuple(zip(old.components, new.components, strict=True))
-    # Cell ``mask`` takes source i from the new state iff bit i is set (as ``hybrid`` does).
-    cells = [[pair[mask >> i & 1] for i, pair in enumerate(versions)] for mask in range(8)]
-    full = [closure(g, n) for g, n, _ in cells]
-    holds = [index.mask(closure(g, n, a)) for g, n, a in cells]
-    derivable = [index.mask(c) for c in full]
-    first, last = full[0].depth, full[7].depth
-    holds_all, derivable_all = reduce(and_, holds), reduce(and_, derivable)
-    holds_varies = reduce(or_, holds) & ~holds_all
-    live = reduce(or_, derivable)
-    derivable_varies = live & ~derivable_all
-    out: list[Key] = []
-    for i, query in enumerate(index.atoms):
-        bit = 1 << i
-        if not live & bit:
-            out.append(DEAD)
-            continue
-        out.append(
-            (
-                _cell_masks(holds, bit) if holds_varies & bit else 0xFF if holds_all & bit else 0,
-                _cell_masks(derivable, bit) if derivable_varies & bit else 0xFF,
-                max(first.get(query, 0), last.get(query, 0)),
-            )
-        )
-    return out
+    (g0, n0, a0), (g1, n1, a1) = old.components, new.components
+    # Cell c takes source i from the new state iff bit i of c is set (as ``hybrid`` does); only
+    # the changed sources tell cells apart, so each distinct cell is closed once.
+    changed = (g0 is not g1) | (n0 is not n1) << 1 | (a0 is not a1) << 2
+    full: dict[int, Closure] = {}
+    under: dict[int, int] = {}
+    for cell in range(8):
+        if cell & changed == cell:
+            g, n = g1 if cell & 1 else g0, n1 if cell & 2 else n0
+            full[cell] = closure(g, n)
+            under[cell] = index.mask(closure(g, n, a1 if cell & 4 else a0))
+    holds = [under[cell & changed] for cell in range(8)]
+    derivable = [index.mask(full[cell & changed]) for cell in range(8)]
+    # The case depth is the larger of the old and new depths (0 where neither derives it).
+    first, last = index.levels(full[0]), index.levels(full[changed])
+    top = max(len(first), len(last))
+    first, last = first + (0,) * (top - len(first)), last + (0,) * (top - len(last))
+    depth, deeper = [0] * top, 0
+    for d in range(top - 1, -1, -1):
+        depth[d] = (first[d] | last[d]) & ~deeper
+        deeper |= depth[d]
+    depth[0] |= index.full & ~deeper
+    return _Cells(index, holds, derivable, depth)
 
 
 def candidates(world: World, old: EvaluatorState[Any], new: EvaluatorState[Any]) -> list[Candidate]:
     """Every queryable atom with its executed receipt and proof depth (closures shared)."""
+    cells = _cells(world, old, new)
     return [
         Candidate(query, _receipt(holds, derivable), depth)
         for query, (holds, derivable, depth) in zip(
-            world.queryable(), _keys(world, old, new), strict=True
+            world.queryable(), map(cells.key, range(len(world.queryable()))), strict=True
         )
     ]
 
@@ -113,6 +127,11 @@ def _weight(receipt: Receipt, depth: int) -> float:
         return 1.0 + depth if depth else TRIVIAL_WEIGHT
     size = receipt.min_size or 1
     return SIZE_WEIGHT[size] * (AMBIGUOUS_WEIGHT if receipt.ambiguous else 1.0) * (1.0 + depth)
+
+
+@lru_cache(maxsize=4096)
+def _weight_of(key: Key) -> float:
+    return _weight(_receipt(key[0], key[1]), key[2])
 
 
 def choose_query(
@@ -126,28 +145,78 @@ def choose_query(
 ) -> Candidate | None:
     """A weighted draw among the :func:`candidates` within the depth bounds that ``want``
     accepts: among the changed ones (with chance ``P_CHANGED`` when there are stable ones too),
-    else among the stable ones. One pass; each receipt shape is classified once."""
-    queries: tuple[list[Atom], list[Atom]] = ([], [])  # changed, stable
-    weights: tuple[list[float], list[float]] = ([], [])
-    keys: tuple[list[Key], list[Key]] = ([], [])
-    shapes: dict[Key, tuple[int, float] | None] = {}
-    for query, key in zip(world.queryable(), _keys(world, old, new), strict=True):
-        if key not in shapes:
-            receipt = _receipt(key[0], key[1])
-            accepted = (
-                (min_depth is None or key[2] >= min_depth)
-                and (max_depth is None or key[2] <= max_depth)
-                and (want is None or want(receipt))
-            )
-            shapes[key] = (int(receipt.stable), _weight(receipt, key[2])) if accepted else None
-        shape = shapes[key]
-        if shape is not None:
-            queries[shape[0]].append(query)
-            weights[shape[0]].append(shape[1])
-            keys[shape[0]].append(key)
-    group = 0 if queries[0] and (not queries[1] or rng.random() < P_CHANGED) else 1
-    if not queries[group]:
+    else among the stable ones (``rng.choices`` over them in queryable order, both ways).
+
+    Changed candidates are few and taken one by one. Stable ones are most of the atoms, and
+    their receipt depends only on their verdict and their weight only on their depth, so they
+    are handled as masks per (verdict, depth): the draw finds the atom whose cumulative weight
+    passes ``rng.random() * total`` by bisecting on prefix masks."""
+    cells = _cells(world, old, new)
+    holds, derivable = cells.holds, cells.derivable
+    moved = (holds[0] ^ holds[7]) | (derivable[0] ^ derivable[7])
+    bounded = min_depth is not None or max_depth is not None
+    changed: list[int] = []
+    weights: list[float] = []
+    for i in _bits(moved):
+        key = cells.key(i)
+        if bounded and not _within(key[2], min_depth, max_depth):
+            continue
+        if want is None or want(_receipt(key[0], key[1])):
+            changed.append(i)
+            weights.append(_weight_of(key))
+    # Stable atoms, by weight (of their depth); a stable receipt is fixed by the verdict alone.
+    stable: dict[float, int] = {}
+    rest = cells.atoms.full & ~moved
+    verdicts = ((holds[0], 0xFF, 0xFF), (derivable[0] & ~holds[0], 0, 0xFF), (~derivable[0], 0, 0))
+    for atoms, holds_in, derivable_in in verdicts:
+        group = rest & atoms
+        if group and (want is None or want(_receipt(holds_in, derivable_in))):
+            for depth, level in enumerate(cells.depth):
+                if group & level and (not bounded or _within(depth, min_depth, max_depth)):
+                    weight = 1.0 + depth if depth else TRIVIAL_WEIGHT
+                    stable[weight] = stable.get(weight, 0) | group & level
+    if changed and (not stable or rng.random() < P_CHANGED):
+        chosen = changed[rng.choices(range(len(changed)), weights=weights)[0]]
+    elif stable:
+        chosen = _draw(list(stable.items()), rng)
+    else:
         return None
-    index = rng.choices(range(len(queries[group])), weights=weights[group])[0]
-    holds_in, derivable_in, depth = keys[group][index]
-    return Candidate(queries[group][index], _receipt(holds_in, derivable_in), depth)
+    holds_in, derivable_in, depth = cells.key(chosen)
+    return Candidate(world.queryable()[chosen], _receipt(holds_in, derivable_in), depth)
+
+
+def _within(depth: int, min_depth: int | None, max_depth: int | None) -> bool:
+    return (min_depth is None or depth >= min_depth) and (max_depth is None or depth <= max_depth)
+
+
+def _bits(mask: int) -> list[int]:
+    """The set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _draw(groups: list[tuple[float, int]], rng: random.Random) -> int:
+    """``rng.choices`` over the atoms of ``groups`` in bit order, each weighted by its group's
+    weight: the atom whose cumulative weight first exceeds ``rng.random() * total``. Weights are
+    multiples of 1/4, so prefix sums are exact whatever the order they are added in."""
+    total = 0.0
+    members = 0
+    for weight, atoms in groups:
+        total += atoms.bit_count() * weight
+        members |= atoms
+    point = rng.random() * total
+    low, high = 0, members.bit_length() - 1
+    while low < high:  # the lowest bit whose inclusive prefix exceeds ``point``
+        middle = (low + high) // 2
+        below, prefix = (1 << middle + 1) - 1, 0.0
+        for weight, atoms in groups:
+            prefix += (atoms & below).bit_count() * weight
+        if prefix > point:
+            high = middle
+        else:
+            low = middle + 1
+    return low

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.logical.chaining import closure
+from reasonbench.strata.logical.unit import World
 from reasonbench.strata.logical.vocabulary import Vocabulary
 from reasonbench.strata.logical.world import VARIABLE as X
 from reasonbench.strata.logical.world import Atom, Authority, Facts, Rule, Rules
@@ -42,49 +41,6 @@ class WorldShape:
 DEFAULT_SHAPE = WorldShape()
 SHADOW_AUTHORISED = 0.15
 MAX_REDRAWS = 50
-
-
-@dataclass(frozen=True)
-class World:
-    """One independent unit: its reserved vocabulary and its base (old) state.
-
-    ``target`` is set only on the copy a case hands to its operators (see :meth:`aim`): the
-    atom whose derivation the revision is aimed at, so that edits of several sources meet.
-    """
-
-    unit_id: str
-    entities: tuple[str, ...]
-    properties: tuple[str, ...]
-    sinks: tuple[str, ...]
-    relation: str
-    state: EvaluatorState[Any]
-    target: Atom | None = None
-
-    def aim(self, target: Atom | None) -> World:
-        """This world aimed at ``target`` (a shallow copy: every draw re-aims a few times)."""
-        world = object.__new__(World)
-        world.__dict__.update(self.__dict__)
-        object.__setattr__(world, "target", target)
-        return world
-
-    def names(self) -> frozenset[str]:
-        return frozenset((*self.entities, *self.properties, *self.sinks, self.relation))
-
-    def is_core(self, rule: Rule) -> bool:
-        return rule.conclusion[0] not in self.sinks
-
-    def queryable(self) -> tuple[Atom, ...]:
-        """Atoms a case may ask about: core properties and the relation over world entities."""
-        return queryable_atoms(self.entities, self.properties, self.relation)
-
-
-@lru_cache(maxsize=4096)
-def queryable_atoms(
-    entities: tuple[str, ...], properties: tuple[str, ...], relation: str
-) -> tuple[Atom, ...]:
-    unary: list[Atom] = [(p, e) for p in properties for e in entities]
-    binary: list[Atom] = [(relation, a, b) for a in entities for b in entities if a != b]
-    return tuple(sorted(unary + binary))
 
 
 def _subject_atoms(

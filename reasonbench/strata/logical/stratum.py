@@ -18,8 +18,9 @@ from reasonbench.strata.logical.distractors import add_distractor
 from reasonbench.strata.logical.operators import OPERATORS
 from reasonbench.strata.logical.queries import Want
 from reasonbench.strata.logical.render import render
-from reasonbench.strata.logical.sampler import DEFAULT_SHAPE, World, WorldShape, sample_world
+from reasonbench.strata.logical.sampler import DEFAULT_SHAPE, WorldShape, sample_world
 from reasonbench.strata.logical.templates import load_templates
+from reasonbench.strata.logical.unit import World
 from reasonbench.strata.logical.vocabulary import DATA_DIR, load_vocabulary
 from reasonbench.strata.logical.world_json import components_from_json, components_to_json
 

@@ -9,14 +9,13 @@ ambiguous receipt, both being needed gives a receipt of size 2 or 3.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from reasonbench.core.adjudicator import REFER
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.logical.chaining import closure, instances, verdict
-from reasonbench.strata.logical.qbits import QueryIndex, query_index
-from reasonbench.strata.logical.sampler import World
+from reasonbench.strata.logical.qbits import query_index
+from reasonbench.strata.logical.unit import World, parts, per_world
 from reasonbench.strata.logical.world import Atom
 
 REFER_TARGET_WEIGHT = 4.0  # with A among the sources, favour targets that are ``refer``
@@ -28,7 +27,7 @@ def choose_target(world: World, rng: random.Random, sources: tuple[str, ...]) ->
     With authority among the changed sources, ``refer`` atoms are favoured: only between
     ``refer`` and ``holds`` can a mask edit alone move a verdict.
     """
-    pool = _target_pool(world.state, world.entities, query_index(world))
+    pool = per_world(world, "targets", _target_pool)
     if not pool.heads:
         return rng.choice(pool.fallback)
     return rng.choices(pool.heads, weights=pool.boosted if "A" in sources else pool.plain)[0]
@@ -41,14 +40,11 @@ class _Targets(NamedTuple):
     fallback: tuple[Atom, ...]  # the open atoms, when no rule concludes any
 
 
-@lru_cache(maxsize=1024)
-def _target_pool(
-    state: EvaluatorState[Any], entities: tuple[str, ...], index: QueryIndex
-) -> _Targets:
+def _target_pool(world: World) -> _Targets:
     """The candidate targets of a world's base state (the same for every draw)."""
-    facts, rules, mask = state["G"], state["N"], state["A"]
-    open_atoms = set(index.atoms) - set(facts.atoms)
-    heads = tuple(sorted({i[2] for i in instances(rules, entities)} & open_atoms))
+    facts, rules, mask = parts(world.state)
+    open_atoms = set(world.queryable()) - set(facts.atoms)
+    heads = tuple(sorted({i[2] for i in instances(rules, world.entities)} & open_atoms))
     if not heads:
         return _Targets((), (), (), tuple(sorted(open_atoms)))
     refer = [verdict(facts, rules, mask, h) == REFER for h in heads]
@@ -68,10 +64,9 @@ def reaim(world: World, state: EvaluatorState[Any], rng: random.Random) -> World
     base, index = world.state, query_index(world)
     # A verdict is fixed by (derivable under authority, derivable at all): compare those.
     mask = index.mask
-    diff = mask(closure(base["G"], base["N"], base["A"])) ^ mask(
-        closure(state["G"], state["N"], state["A"])
-    )
-    diff |= mask(closure(base["G"], base["N"])) ^ mask(closure(state["G"], state["N"]))
+    (g0, n0, a0), (g1, n1, a1) = parts(base), parts(state)
+    diff = mask(closure(g0, n0, a0)) ^ mask(closure(g1, n1, a1))
+    diff |= mask(closure(g0, n0)) ^ mask(closure(g1, n1))
     moved = index.members(diff)  # in queryable order
     if not moved or any(a[1] == target[1] for a in moved):
         return world

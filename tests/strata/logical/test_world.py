@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import pickle
 
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,7 @@ from hypothesis import given, settings
 from reasonbench.core import EvaluatorState
 from reasonbench.strata.logical import Authority, Facts, LogicalStratum, Rule, Rules, World
 from reasonbench.strata.logical.world import FORMAT, fresh_rule_id
-from tests.strata.logical.conftest import small_states
+from tests.strata.logical.conftest import ground_atoms, rules_of, small_states
 
 
 @settings(max_examples=100, deadline=None)
@@ -89,3 +91,32 @@ def test_components_are_canonical() -> None:
     assert rules.ids() == (1, 2)
     assert fresh_rule_id(rules, Authority.of([7])) == 8
     assert Authority.of([1, 3]).toggle(3).toggle(2) == Authority.of([1, 2])
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_states(), ground_atoms(), rules_of(3))
+def test_edits_build_the_canonical_components(
+    state: tuple[Facts, Rules, Authority], atom: tuple[str, ...], rule: Rule
+) -> None:
+    """Edits skip re-validating the whole component; they must build exactly what the
+    validating constructors build (same members, order and hash)."""
+    facts, rules, mask = state
+    for edited, canonical in [
+        (facts.add(atom), Facts.of((*facts.atoms, atom))),
+        (facts.remove(atom), Facts.of(a for a in facts.atoms if a != atom)),
+        (rules.put(rule), Rules.of((*(r for r in rules.rules if r.id != rule.id), rule))),
+        (rules.remove(rule.id), Rules.of(r for r in rules.rules if r.id != rule.id)),
+        (mask.toggle(rule.id), Authority.of(set(mask.allowed) ^ {rule.id})),
+    ]:
+        assert edited == canonical and hash(edited) == hash(canonical)
+        assert dataclasses.replace(edited) == edited  # re-running validation passes
+    with pytest.raises(ValueError, match="must match"):
+        facts.add(("Bad", "x"))
+    with pytest.raises(ValueError, match="positive"):
+        mask.toggle(0)
+
+
+def test_rules_pickle_with_their_hash_recomputed() -> None:
+    rule = Rule(4, (("p", "X"), ("e", "X", "a")), ("q", "X"))
+    copy = pickle.loads(pickle.dumps(rule))
+    assert copy == rule and hash(copy) == hash(rule) and {copy: 1}[rule] == 1

@@ -8,53 +8,56 @@ once per (rules, entities[, facts, mask]) key in a bounded LRU cache and shared 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from reasonbench.strata.logical.chaining import Instance, derived, instances
 from reasonbench.strata.logical.world import Atom, Authority, Facts, Rule, Rules
 
 
-@dataclass(frozen=True)
-class RuleIndex:
-    """The ground instances of one rule set over the world's entities, indexed.
-
-    ``by_head``: instances per conclusion (in ground order). ``mentions``: ids of the rules with
-    an instance that has the atom as a premise or a conclusion. ``premises``: every premise.
-    ``by_id``: the rules by id.
-    """
-
-    by_head: dict[Atom, tuple[Instance, ...]]
-    mentions: dict[Atom, frozenset[int]]
-    premises: frozenset[Atom]
-    by_id: dict[int, Rule]
-
-
-@lru_cache(maxsize=1024)
-def rule_index(rules: Rules, entities: tuple[str, ...]) -> RuleIndex:
-    by_head: dict[Atom, list[Instance]] = {}
-    mentions: dict[Atom, set[int]] = {}
+@lru_cache(maxsize=256)
+def by_head(rules: Rules, entities: tuple[str, ...]) -> dict[Atom, list[Instance]]:
+    """The ground instances of ``rules`` per conclusion, in ground order (read only)."""
+    out: dict[Atom, list[Instance]] = {}
     for instance in instances(rules, entities):
-        by_head.setdefault(instance[2], []).append(instance)
-        for atom in (*instance[1], instance[2]):
-            mentions.setdefault(atom, set()).add(instance[0])
-    return RuleIndex(
-        {head: tuple(group) for head, group in by_head.items()},
-        {atom: frozenset(ids) for atom, ids in mentions.items()},
-        frozenset(p for instance in instances(rules, entities) for p in instance[1]),
-        {rule.id: rule for rule in rules.rules},
-    )
+        if instance[2] in out:
+            out[instance[2]].append(instance)
+        else:
+            out[instance[2]] = [instance]
+    return out
 
 
-@dataclass(frozen=True)
-class Firing:
+@lru_cache(maxsize=256)
+def mentions(rules: Rules, entities: tuple[str, ...]) -> dict[Atom, set[int]]:
+    """Per atom, the ids of the rules with an instance that has it as a premise or a
+    conclusion (read only)."""
+    out: dict[Atom, set[int]] = {}
+    for rule_id, premises, head in instances(rules, entities):
+        for atom in (*premises, head):
+            out.setdefault(atom, set()).add(rule_id)
+    return out
+
+
+@lru_cache(maxsize=256)
+def premises(rules: Rules, entities: tuple[str, ...]) -> frozenset[Atom]:
+    """Every premise of a ground instance of ``rules``."""
+    return frozenset(p for instance in instances(rules, entities) for p in instance[1])
+
+
+@lru_cache(maxsize=256)
+def by_id(rules: Rules) -> dict[int, Rule]:
+    """The rules by id (read only)."""
+    return {rule.id: rule for rule in rules.rules}
+
+
+class Firing(NamedTuple):
     """The instances whose premises all hold: their rule ids and their premises."""
 
     ids: frozenset[int]
     premises: frozenset[Atom]
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def firing(
     facts: Facts, rules: Rules, entities: tuple[str, ...], mask: Authority | None = None
 ) -> Firing:
@@ -69,8 +72,7 @@ def firing(
     return Firing(frozenset(i[0] for i in fired), frozenset(p for i in fired for p in i[1]))
 
 
-@dataclass(frozen=True)
-class Cone:
+class Cone(NamedTuple):
     """Everything ``target`` can be derived from (backward reachability over ground instances):
     the atoms, the rule ids and the instances."""
 
@@ -79,12 +81,12 @@ class Cone:
     instances: tuple[Instance, ...]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def cone(rules: Rules, entities: tuple[str, ...], target: Atom) -> Cone:
-    by_head = rule_index(rules, entities).by_head
+    heads = by_head(rules, entities)
     atoms, ids, todo, found = {target}, set(), [target], []
     while todo:
-        for instance in by_head.get(todo.pop(), ()):
+        for instance in heads.get(todo.pop(), ()):
             ids.add(instance[0])
             found.append(instance)
             for premise in instance[1]:

@@ -17,16 +17,16 @@ only read the state, and every operator still writes its own source alone.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.logical.chaining import Instance, closure, derived, instances, proof
-from reasonbench.strata.logical.ops.index import Firing, cone, firing, rule_index
-from reasonbench.strata.logical.sampler import World
-from reasonbench.strata.logical.world import Atom, Authority, Rules
+from reasonbench.strata.logical.chaining import Instance, closure, instances, proof
+from reasonbench.strata.logical.ops.index import Firing, by_id, cone, firing, mentions
+from reasonbench.strata.logical.unit import World, parts, per_world
+from reasonbench.strata.logical.world import Atom, Authority, Facts, Rules
 
 T = TypeVar("T")
 AIM = 0.75  # chance of preferring the target's cone
@@ -35,24 +35,34 @@ FOCUS = 0.5  # chance of preferring the focus of the composition
 MATTERS = 0.7  # chance of preferring an edit that can change something
 
 
-def pick(
-    rng: random.Random, tiers: Sequence[tuple[float, Sequence[T]]], anything: Sequence[T]
-) -> T | None:
+Pool = Sequence[T] | Callable[[], Sequence[T]]
+"""A tier's members, or a function computing them: a tier is only computed when it is reached
+(its members never depend on the RNG, so laziness changes no draw)."""
+
+
+def _members(pool: Pool[T]) -> Sequence[T]:
+    return pool() if callable(pool) else pool
+
+
+def pick(rng: random.Random, tiers: Iterable[tuple[float, Pool[T]]], anything: Pool[T]) -> T | None:
     """Draw from the first non-empty tier that wins its coin flip, else from ``anything``."""
     for chance, pool in tiers:
-        if pool and rng.random() < chance:
-            return rng.choice(pool)
-    return rng.choice(anything) if anything else None
+        members = _members(pool)
+        if members and rng.random() < chance:
+            return rng.choice(members)
+    members = _members(anything)
+    return rng.choice(members) if members else None
 
 
 def ordered(
-    rng: random.Random, tiers: Sequence[tuple[float, Sequence[T]]], anything: Sequence[T]
+    rng: random.Random, tiers: Iterable[tuple[float, Pool[T]]], anything: Sequence[T]
 ) -> list[T]:
     """All of ``anything`` in preference order: winning tiers first (shuffled), then the rest."""
     out: list[T] = []
     for chance, pool in tiers:
-        if pool and rng.random() < chance:
-            out += rng.sample(list(pool), len(pool))
+        members = _members(pool)
+        if members and rng.random() < chance:
+            out += rng.sample(list(members), len(members))
     return list(dict.fromkeys(out + rng.sample(list(anything), len(anything))))
 
 
@@ -60,10 +70,31 @@ def ground(world: World, rules: Rules) -> tuple[Instance, ...]:
     return instances(rules, world.entities)
 
 
+V = TypeVar("V")
+
+
+def per_draw(
+    world: World,
+    state: EvaluatorState[Any],
+    name: str,
+    compute: Callable[[World, EvaluatorState[Any]], V],
+) -> V:
+    """``compute(world, state)``, memoised on the draw's aimed world (keyed by the identity of
+    ``state``, which the memo keeps alive): operators ask the same questions of the same few
+    states, and this spares hashing worlds and states into global caches."""
+    key = (name, id(state))
+    found = world.memo.get(key)
+    if found is None or found[0] is not state:
+        found = world.memo[key] = (state, compute(world, state))
+    value: V = found[1]
+    return value
+
+
 def fired(world: World, state: EvaluatorState[Any], mask: Authority | None = None) -> Firing:
     """The ground instances of the state's rules (the authorised ones, under ``mask``) whose
     premises all hold with those same rules: their ids and premises."""
-    return firing(state["G"], state["N"], world.entities, mask)
+    facts, rules, _ = parts(state)
+    return firing(facts, rules, world.entities, mask)
 
 
 def core_ids(world: World, rules: Rules) -> tuple[int, ...]:
@@ -76,8 +107,7 @@ def _core_ids(rules: Rules, sinks: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(r.id for r in rules.rules if r.conclusion[0] not in sinks)
 
 
-@dataclass(frozen=True)
-class Aim:
+class Aim(NamedTuple):
     """What an edit aimed at ``World.target`` should touch, in the current state.
 
     ``atoms``/``rules``: the target's cone (everything it can be derived from, by backward
@@ -95,49 +125,82 @@ class Aim:
     blocking: frozenset[int] = frozenset()
 
 
-@lru_cache(maxsize=256)
 def aim(world: World, state: EvaluatorState[Any]) -> Aim:
+    return per_draw(world, state, "aim", _aim)
+
+
+def _aim(world: World, state: EvaluatorState[Any]) -> Aim:
     target = world.target
     if target is None:
         return Aim()
-    facts, rules, mask = state["G"], state["N"], state["A"]
-    reach = cone(rules, world.entities, target)
-    # Completing premises under every rule, and under the authorised ones for authorised
-    # instances (the latter turn a ``refer`` into ``holds``).
-    full = closure(facts, rules).depth
-    allowed = closure(facts, rules, mask).depth
-    missing = [[p for p in i[1] if p not in full] for i in reach.instances]
-    missing += [[p for p in i[1] if p not in allowed] for i in reach.instances if i[0] in mask]
+    facts, rules, mask = parts(state)
+    own = _aimed(facts, rules, mask, world.entities, target)
+    steps, blocking = own.steps, own.blocking
     # Derivations in the base state too: a later operator aimed at what the base derivation
     # used acts independently of the earlier edit (either alone suffices: ambiguous receipts).
-    steps: list[Instance] = []
-    blocking: set[int] = set()
-    for s in (state, world.state) if state != world.state else (state,):
-        every = proof(closure(s["G"], s["N"]), target)
-        steps += every + proof(closure(s["G"], s["N"], s["A"]), target)
-        blocking.update(step[0] for step in every if step[0] not in s["A"])
+    if state.components != world.state.components:
+        base = per_world(
+            world, ("aimed", target), lambda w: _aimed(*parts(w.state), w.entities, target)
+        )
+        steps, blocking = steps + base.steps, blocking | base.blocking
+    present = frozenset(facts.atoms)
     return Aim(
-        reach.atoms,
-        reach.rules,
-        frozenset(m[0] for m in missing if len(m) == 1 and m[0] != target),
-        frozenset(p for step in steps for p in step[1] if p in facts),
+        own.atoms,
+        own.rules,
+        own.completing,
+        frozenset(p for step in steps for p in step[1] if p in present),
         frozenset(step[0] for step in steps),
-        frozenset(blocking),
+        blocking,
     )
 
 
-@lru_cache(maxsize=256)
+class _Aimed(NamedTuple):
+    """What :class:`Aim` takes from one state: the cone, the completing premises, the steps of
+    the shallowest derivations and the unauthorised rules of the one with every rule."""
+
+    atoms: frozenset[Atom]
+    rules: frozenset[int]
+    completing: frozenset[Atom]
+    steps: tuple[Instance, ...]
+    blocking: frozenset[int]
+
+
+@lru_cache(maxsize=1024)
+def _aimed(
+    facts: Facts, rules: Rules, mask: Authority, entities: tuple[str, ...], target: Atom
+) -> _Aimed:
+    reach = cone(rules, entities, target)
+    # Completing premises under every rule, and under the authorised ones for authorised
+    # instances (the latter turn a ``refer`` into ``holds``).
+    full = closure(facts, rules)
+    allowed, granted = closure(facts, rules, mask), mask.allowed
+    missing = [[p for p in i[1] if p not in full.atoms] for i in reach.instances]
+    missing += [
+        [p for p in i[1] if p not in allowed.atoms] for i in reach.instances if i[0] in granted
+    ]
+    every = proof(full, target)
+    return _Aimed(
+        reach.atoms,
+        reach.rules,
+        frozenset(m[0] for m in missing if len(m) == 1 and m[0] != target),
+        (*every, *proof(allowed, target)),
+        frozenset(step[0] for step in every if step[0] not in granted),
+    )
+
+
 def focus(world: World, state: EvaluatorState[Any]) -> frozenset[Atom]:
     """Atoms whose derivability (with all rules or with authorised ones) earlier edits changed."""
-    base = world.state
-    if state == base:
+    return per_draw(world, state, "focus", _focus)
+
+
+def _focus(world: World, state: EvaluatorState[Any]) -> frozenset[Atom]:
+    if state.components == world.state.components:
         return frozenset()
-    changed: frozenset[Atom] = frozenset()
-    for under in (False, True):  # with every rule, then with the authorised ones
-        before = derived(base["G"], base["N"], base["A"] if under else None).atoms
-        after = derived(state["G"], state["N"], state["A"] if under else None).atoms
-        changed |= before ^ after
-    return changed
+    (g0, n0, a0), (g1, n1, a1) = parts(world.state), parts(state)
+    # With every rule, then with the authorised ones.
+    return (closure(g0, n0).atoms ^ closure(g1, n1).atoms) | (
+        closure(g0, n0, a0).atoms ^ closure(g1, n1, a1).atoms
+    )
 
 
 def rule_tiers(
@@ -145,20 +208,30 @@ def rule_tiers(
     state: EvaluatorState[Any],
     eligible: Sequence[int],
     aimed: frozenset[int],
-    firing: frozenset[int],
-) -> list[tuple[float, list[int]]]:
+    firing: Callable[[], frozenset[int]],
+) -> list[tuple[float, Pool[int]]]:
     """Tiers over ``eligible`` rule ids: ``aimed`` first, then the target's cone, rules touched by
-    earlier edits, and firing rules."""
-    rules: Rules = state["N"]
-    base = rule_index(world.state["N"], world.entities).by_id
-    touched = {r.id for r in rules.rules if base.get(r.id) is not r and base.get(r.id) != r}
-    mentions = rule_index(rules, world.entities).mentions
-    for atom in focus(world, state):
-        touched.update(mentions.get(atom, ()))
-    in_cone = aim(world, state).rules
+    earlier edits, and firing rules (each computed only if reached)."""
     return [
-        (AIM, [i for i in eligible if i in aimed]),
-        (AIM, [i for i in eligible if i in in_cone]),
-        (FOCUS, [i for i in eligible if i in touched]),
-        (MATTERS, [i for i in eligible if i in firing]),
+        (AIM, _among(eligible, aimed)),
+        (AIM, lambda: _among(eligible, aim(world, state).rules)),
+        (FOCUS, lambda: _among(eligible, _touched(world, state))),
+        (MATTERS, lambda: _among(eligible, firing())),
     ]
+
+
+def _among(ids: Sequence[int], members: AbstractSet[int]) -> list[int]:
+    return [i for i in ids if i in members]
+
+
+def _touched(world: World, state: EvaluatorState[Any]) -> set[int]:
+    """Rules that earlier edits added or edited, or that mention an atom they moved."""
+    rules = parts(state)[1]
+    base = per_world(world, "rules by id", lambda w: by_id(parts(w.state)[1]))
+    touched = {r.id for r in rules.rules if base.get(r.id) is not r and base.get(r.id) != r}
+    near = focus(world, state)
+    if near:
+        mentioned = mentions(rules, world.entities)
+        for atom in near:
+            touched.update(mentioned.get(atom, ()))
+    return touched

@@ -9,7 +9,7 @@ from typing import Any
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.logical.chaining import closure
 from reasonbench.strata.logical.lookahead import Edit, moving
-from reasonbench.strata.logical.ops.index import rule_index
+from reasonbench.strata.logical.ops.index import by_id
 from reasonbench.strata.logical.ops.kit import (
     AIM,
     FOCUS,
@@ -19,10 +19,9 @@ from reasonbench.strata.logical.ops.kit import (
     fired,
     focus,
     ordered,
-    pick,
     rule_tiers,
 )
-from reasonbench.strata.logical.sampler import World
+from reasonbench.strata.logical.unit import World, parts
 from reasonbench.strata.logical.world import VARIABLE as X
 from reasonbench.strata.logical.world import Atom, Rule, Rules, fresh_rule_id
 
@@ -51,13 +50,14 @@ def _new_body(
     Aimed: the head is the target, generalised (a new or an alternative derivation of it).
     Focused: a premise is an atom an earlier edit changed (a chain through that edit).
     """
-    known = closure(state["G"], state["N"]).depth
+    facts, rules, _ = parts(state)
+    known = closure(facts, rules).depth
     if world.target is not None and rng.random() < AIM:
         subject = world.target[1]
         head = (world.target[0], X, *world.target[2:])
         base = [
             a
-            for a in _about(closure(world.state["G"], state["N"]).depth, world, subject)
+            for a in _about(closure(parts(world.state)[0], rules).depth, world, subject)
             if a != head
         ]
         news = [a for a in _about(known, world, subject) if a != head and a not in base]
@@ -87,37 +87,38 @@ def _new_body(
 
 def add_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
     """Add a general rule under a fresh id (unauthorised until the mask says otherwise)."""
-    rules: Rules = state["N"]
+    _, rules, mask = parts(state)
     premises, head = _new_body(world, state, rng)
     if head in premises or any(r.body() == (premises, head) for r in rules.rules):
         return None
-    return rules.put(Rule(fresh_rule_id(rules, state["A"]), premises, head))
+    return rules.put(Rule(fresh_rule_id(rules, mask), premises, head))
 
 
 def rewrite_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
     """Give an existing core rule a new body under its id: authority over the id carries over."""
-    rules: Rules = state["N"]
+    rules = parts(state)[1]
     premises, head = _new_body(world, state, rng)
     if head in premises or any(r.body() == (premises, head) for r in rules.rules):
         return None
     options = [(r.id, premises, head) for r in _targets(world, state, rng)[:4]]
-    edit = pick(rng, [(AIM, _moving(world, state, options))], options)
+    edit = _pick_edit(world, state, rng, options)
     return None if edit is None else rules.put(Rule(*edit))
 
 
 def _targets(world: World, state: EvaluatorState[Any], rng: random.Random) -> list[Rule]:
     """Core rules in preference order: aimed, focused, firing, then the rest."""
-    rules: Rules = state["N"]
+    rules = parts(state)[1]
     ids = list(core_ids(world, rules))
-    firing = fired(world, state).ids
-    tiers = rule_tiers(world, state, ids, aim(world, state).proof_rules, firing)
-    by_id = rule_index(rules, world.entities).by_id
-    return [by_id[i] for i in ordered(rng, tiers, ids)]
+    tiers = rule_tiers(
+        world, state, ids, aim(world, state).proof_rules, lambda: fired(world, state).ids
+    )
+    rule = by_id(rules)
+    return [rule[i] for i in ordered(rng, tiers, ids)]
 
 
 def remove_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
     targets = _targets(world, state, rng)
-    return state["N"].remove(targets[0].id) if targets else None
+    return parts(state)[1].remove(targets[0].id) if targets else None
 
 
 def edit_operator(
@@ -130,19 +131,25 @@ def edit_operator(
         for rule in _targets(world, state, rng):
             options = edits(world, rule)
             if options:
-                edit = pick(rng, [(AIM, _moving(world, state, options))], options)
-                return None if edit is None else state["N"].put(Rule(*edit))
+                edit = _pick_edit(world, state, rng, options)
+                return None if edit is None else parts(state)[1].put(Rule(*edit))
         return None
 
     return apply
 
 
-def _moving(world: World, state: EvaluatorState[Any], options: list[Edit]) -> list[Edit]:
-    """The rule edits among ``options`` that change the target's verdict (a one-rule lookahead)."""
+def _pick_edit(
+    world: World, state: EvaluatorState[Any], rng: random.Random, options: list[Edit]
+) -> Edit | None:
+    """``pick`` with one tier, the edits that change the target's verdict (a one-rule
+    lookahead), computed only as far as needed: whether there is one, then all of them if the
+    tier wins its coin flip."""
     target = world.target
-    if target is None:
-        return []
-    return moving(state["G"], state["N"], state["A"], target, options)
+    movers = iter(()) if target is None else moving(*parts(state), target, options)
+    first = next(movers, None)
+    if first is not None and rng.random() < AIM:
+        return rng.choice([first, *movers])
+    return rng.choice(options) if options else None
 
 
 def replace_premise(world: World, rule: Rule) -> list[Edit]:
@@ -189,7 +196,7 @@ def add_premise(world: World, rule: Rule) -> list[Edit]:
 
 def add_inert_rule(world: World, state: EvaluatorState[Any], rng: random.Random) -> Rules | None:
     """No-op: a rule concluding a sink property (never a premise, never queried)."""
-    rules: Rules = state["N"]
+    _, rules, mask = parts(state)
     props = rng.sample(world.properties, rng.randint(1, 2))
     head = (rng.choice(world.sinks), X)
-    return rules.put(Rule(fresh_rule_id(rules, state["A"]), tuple((p, X) for p in props), head))
+    return rules.put(Rule(fresh_rule_id(rules, mask), tuple((p, X) for p in props), head))
