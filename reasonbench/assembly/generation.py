@@ -62,9 +62,7 @@ def generate(
 
     ``strata`` overrides the registered strata (tests use small stand-ins)."""
     strata = dict(strata) if strata is not None else load_strata(spec.strata)
-    built = build(spec, strata, workers=workers, progress=progress)
-    if not cardinality:
-        built.cardinality = {}
+    built = build(spec, strata, workers=workers, progress=progress, cardinality=cardinality)
     out_dir = out_dir.resolve()
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.staging-", dir=out_dir.parent))

@@ -9,9 +9,9 @@ from typing import Any
 
 from reasonbench.assembly.allocate import CLASSES, QuotaError, class_counts
 from reasonbench.assembly.materialize import CONTROL_SPLIT_NAME, materialize
-from reasonbench.assembly.parallel import pmap
 from reasonbench.assembly.plan import cardinality_tasks, main_tasks, unit_assignment
 from reasonbench.assembly.sampling import ANY
+from reasonbench.assembly.shards import Shards
 from reasonbench.assembly.spec import SPLITS, BenchmarkSpec
 from reasonbench.assembly.tasks import (
     PoolSummary,
@@ -32,9 +32,13 @@ class Built:
     assignment: dict[str, dict[str, list[str]]]
 
 
+CARDINALITY_PARTS = ("cardinality_train", "cardinality_test")
+
+
 def _materialize(
-    task: UnitTask, order: tuple[str, ...], controls: tuple[str, ...], seed: int, prefix: str
+    job: tuple[UnitTask, tuple[str, ...], str], order: tuple[str, ...], seed: int
 ) -> tuple[list[Record], list[Record]]:
+    task, controls, prefix = job
     return materialize(task, prefix, order, controls, seed)
 
 
@@ -74,37 +78,36 @@ def check_quotas(spec: BenchmarkSpec, splits: dict[str, list[Record]]) -> None:
 
 
 def build(
-    spec: BenchmarkSpec, strata: dict[str, Stratum], workers: int = 1, progress: bool = True
+    spec: BenchmarkSpec,
+    strata: dict[str, Stratum],
+    workers: int = 1,
+    progress: bool = True,
+    cardinality: bool = True,
 ) -> Built:
     install_strata(strata, spec.seed)
     assignment = unit_assignment(spec, strata)
     tasks, quotas = main_tasks(spec, strata, assignment)
-    summaries = pmap(pool_summary, tasks, workers, "pools", progress)
-    tasks = allocate_classes(tasks, summaries, quotas)
+    card_tasks = cardinality_tasks(spec, strata, assignment) if cardinality else []
     order = spec.canonical_order
-    results = []
-    for split in SPLITS:  # one pass per split so the control flag is per batch
-        batch = [t for t in tasks if t.split == split]
-        controls = spec.control_kinds if split == spec.control_split else ()
-        fn = partial(_materialize, order=order, controls=controls, seed=spec.seed, prefix="")
-        results.extend(pmap(fn, batch, workers, f"records {split}", progress))
+    with Shards(workers) as shards:
+        # One pass draws every pool (main and cardinality), one pass writes every record; the
+        # workers keep their units' pools in between (see shards.py).
+        summaries = shards.map(pool_summary, [*tasks, *card_tasks], "pools", progress)
+        tasks = allocate_classes(tasks, summaries[: len(tasks)], quotas)
+        card_tasks = [
+            replace(t, draws=choose_draws(p, {ANY: t.cases}))
+            for t, p in zip(card_tasks, summaries[len(tasks) :], strict=True)
+        ]
+        jobs = [
+            (t, spec.control_kinds if t.split == spec.control_split else (), "") for t in tasks
+        ] + [(t, (), f"card-{t.split.removeprefix('cardinality_')}-") for t in card_tasks]
+        fn = partial(_materialize, order=order, seed=spec.seed)
+        results = shards.map(fn, jobs, "records", progress)
     splits: dict[str, list[Record]] = {s: [] for s in (*SPLITS, CONTROL_SPLIT_NAME)}
+    card: dict[str, list[Record]] = {part: [] for part in CARDINALITY_PARTS} if cardinality else {}
     for records, control_records in results:
         for record in records:
-            splits[record["split"]].append(record)
+            (splits if record["split"] in splits else card)[record["split"]].append(record)
         splits[CONTROL_SPLIT_NAME].extend(control_records)
     check_quotas(spec, splits)
-    cardinality: dict[str, list[Record]] = {"cardinality_train": [], "cardinality_test": []}
-    card_tasks = cardinality_tasks(spec, strata, assignment)
-    card_pools = pmap(pool_summary, card_tasks, workers, "cardinality pools", progress)
-    card_tasks = [
-        replace(t, draws=choose_draws(p, {ANY: t.cases}))
-        for t, p in zip(card_tasks, card_pools, strict=True)
-    ]
-    for part in cardinality:
-        batch = [t for t in card_tasks if t.split == part]
-        prefix = f"card-{part.removeprefix('cardinality_')}-"
-        fn = partial(_materialize, order=order, controls=(), seed=spec.seed, prefix=prefix)
-        for records, _ in pmap(fn, batch, workers, part, progress):
-            cardinality[part].extend(records)
-    return Built(splits, cardinality, assignment)
+    return Built(splits, card, assignment)

@@ -14,12 +14,16 @@ from reasonbench.strata.base import Stratum
 
 _STRATA: dict[str, Stratum] = {}
 _UNITS: dict[str, dict[str, Any]] = {}
+# Pools drawn in this process, by (RNG stream, rules): phase 3 takes its candidates from here
+# instead of replaying their draws (see shards.py for why the same process gets the unit).
+_POOLS: dict[tuple[str, DrawRules], dict[int, Candidate]] = {}
 
 
 def install_strata(strata: dict[str, Stratum], seed: int) -> None:
     """Make strata (and their units by id) visible to the worker functions of this process."""
     _STRATA.clear()
     _UNITS.clear()
+    _POOLS.clear()
     for name, stratum in strata.items():
         _STRATA[name] = stratum
         _UNITS[name] = {unit.unit_id: unit for unit in stratum.units(seed)}
@@ -55,6 +59,7 @@ def pool_summary(task: UnitTask) -> PoolSummary:
     pool = build_pool(
         _STRATA[task.stratum], unit, task.rules, task.unit_stream, task.wants, task.budget
     )
+    _POOLS[task.unit_stream, task.rules] = {c.draw: c for c in pool}
     return [(c.draw, c.case_class) for c in pool]
 
 
@@ -72,8 +77,12 @@ def choose_draws(summary: PoolSummary, take: dict[str, int]) -> tuple[int, ...]:
 
 
 def select(task: UnitTask) -> list[Candidate]:
-    """Phase 3: replay exactly the chosen draws (no re-sampling of the whole pool)."""
+    """Phase 3: the chosen draws' candidates, from this process's pool of the unit when it drew
+    it, else replayed (identical either way: a draw is a pure function of its stream)."""
     if task.draws is None:
         raise ValueError(f"task for {task.unit_id} has no chosen draws")
+    pool = _POOLS.pop((task.unit_stream, task.rules), None)
+    if pool is not None:
+        return [pool[draw] for draw in task.draws]
     unit = _UNITS[task.stratum][task.unit_id]
     return replay(_STRATA[task.stratum], unit, task.rules, task.unit_stream, list(task.draws))

@@ -1,0 +1,125 @@
+"""Forked workers that each own a fixed share of the unit tasks, across several phases.
+
+``pmap`` hands items to whichever worker is free, so a later phase cannot find what an earlier
+one computed. Assembly draws every unit's pool in phase 1 and, after the global allocation,
+needs a few of the same candidates again in phase 3. Here item ``i`` of every call goes to
+worker ``i % workers``, and a worker lives for the whole build, so it keeps its units' pools in
+memory (``tasks._POOLS``) instead of replaying their draws. Results come back in input order,
+so outputs are byte-identical for any worker count.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import traceback
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection, wait
+from typing import Any, TypeVar
+
+from tqdm import tqdm
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+_DONE = "done"
+_FAILED = "failed"
+
+
+def _serve(conn: Connection) -> None:
+    """A worker's loop: run each batch ``(fn, [(index, item), ...])`` it is sent, replying
+    ``(index, result)`` per item, then ``_DONE``; stop on ``None``."""
+    while True:
+        message = conn.recv()
+        if message is None:
+            return
+        fn, batch = message
+        try:
+            for index, item in batch:
+                conn.send((index, fn(item)))
+        except Exception:  # the parent re-raises it with the worker's traceback
+            conn.send((_FAILED, traceback.format_exc()))
+            continue
+        conn.send((_DONE, None))
+
+
+class Shards:
+    """``workers`` forked processes (none for ``workers <= 1``: items then run in-process).
+
+    Fork after the strata are installed: workers inherit them instead of reloading data files.
+    Use as a context manager so the processes are always joined.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = max(1, workers)
+        self._conns: list[Connection] = []
+        self._procs: list[Any] = []
+        if self.workers > 1:
+            context = multiprocessing.get_context("fork")
+            for _ in range(self.workers):
+                parent, child = context.Pipe()
+                proc = context.Process(target=_serve, args=(child,), daemon=True)
+                proc.start()
+                child.close()
+                self._conns.append(parent)
+                self._procs.append(proc)
+
+    def map(
+        self, fn: Callable[[T], R], items: Sequence[T], desc: str, progress: bool = True
+    ) -> list[R]:
+        """``[fn(x) for x in items]``; item ``i`` runs on worker ``i % workers``."""
+        bar = tqdm(total=len(items), desc=desc, unit="unit", disable=not progress, leave=False)
+        try:
+            if not self._conns:
+                out = []
+                for item in items:
+                    out.append(fn(item))
+                    bar.update()
+                return out
+            return self._scatter(fn, items, desc, bar)
+        finally:
+            bar.close()
+
+    def _scatter(
+        self, fn: Callable[[T], R], items: Sequence[T], desc: str, bar: tqdm[Any]
+    ) -> list[R]:
+        n = self.workers
+        for rank, conn in enumerate(self._conns):
+            conn.send((fn, [(i, items[i]) for i in range(rank, len(items), n)]))
+        results: dict[int, R] = {}
+        pending = set(range(n))
+        while pending:
+            for ready in wait([self._conns[r] for r in sorted(pending)]):
+                rank = next(r for r, conn in enumerate(self._conns) if conn is ready)
+                try:
+                    index, value = self._conns[rank].recv()
+                except EOFError:
+                    raise RuntimeError(f"{desc}: worker {rank} died") from None
+                if index == _DONE:
+                    pending.discard(rank)
+                elif index == _FAILED:
+                    raise RuntimeError(f"{desc}: worker {rank} failed:\n{value}")
+                else:
+                    results[index] = value
+                    bar.update()
+        return [results[i] for i in range(len(items))]
+
+    def close(self, abort: bool = False) -> None:
+        """Stop the workers (at once with ``abort``: after a failure they may be mid-batch)."""
+        for proc in self._procs if abort else ():
+            proc.terminate()
+        for conn in self._conns:
+            with contextlib.suppress(BrokenPipeError, OSError):  # already gone: nothing to stop
+                conn.send(None)
+            conn.close()
+        for proc in self._procs:
+            proc.join(timeout=5)
+            if proc.is_alive():
+                proc.terminate()
+        self._conns, self._procs = [], []
+
+    def __enter__(self) -> Shards:
+        return self
+
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.close(abort=kind is not None)
