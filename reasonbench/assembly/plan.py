@@ -16,7 +16,11 @@ from reasonbench.assembly.spec import SPLITS, BenchmarkSpec, SpecError
 from reasonbench.assembly.tasks import UnitTask
 from reasonbench.strata.base import Stratum
 
-POOL_SLACK = 1.15  # pools aim 15% above a unit's proportional share of each class
+POOL_SLACK = 1.15  # pools aim 15% above a unit's proportional share of each class (+1)...
+# ...except the ambiguous class: its cases cost ~20 rejected draws each (a focused draw rarely
+# yields an ambiguous receipt), and the cheap classes' surplus never helps it, so its pools aim
+# only 5% above their share (the allocator moves any shortfall to units with a surplus).
+AMBIGUOUS_SLACK = 1.05
 BUDGET_PER_CASE = 60  # draws allowed per requested case before a pool stops short
 
 
@@ -55,6 +59,13 @@ def split_rules(spec: BenchmarkSpec, name: str, strat: Stratum, split: str) -> D
     if split == "shift_depth":
         return replace(rules, min_depth=spec.min_depth)
     return replace(rules, max_depth=spec.min_depth - 1)
+
+
+def _want(case_class: str, share: float) -> int:
+    """How many candidates of a class a unit's pool draws, for its proportional ``share``."""
+    if case_class == "ambiguous":
+        return math.ceil(AMBIGUOUS_SLACK * share)
+    return math.ceil(POOL_SLACK * share) + 1
 
 
 def unit_assignment(
@@ -97,9 +108,7 @@ def main_tasks(
         rules = split_rules(spec, name, strata[name], split)
         units = assignment[name][split]
         for unit_id, n in zip(units, even_split(cases, len(units)), strict=True):
-            wants = {
-                c: math.ceil(POOL_SLACK * n * q / cases) + 1 if q else 0 for c, q in quota.items()
-            }
+            wants = {c: _want(c, n * q / cases) if q else 0 for c, q in quota.items()}
             tasks.append(
                 UnitTask(
                     split,

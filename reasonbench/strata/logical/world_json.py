@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from reasonbench.strata.logical.world import FORMAT, Atom, Authority, Facts, Rule, Rules, check_atom
@@ -42,16 +44,63 @@ def components_from_json(data: Mapping[str, Any]) -> tuple[Facts, Rules, Authori
     for key in ("facts", "rules", "authority"):
         if not isinstance(data[key], list):
             raise ValueError(f"{key} must be a JSON list, got {type(data[key]).__name__}")
-    for rule_id in data["authority"]:
+    # A world's few fact sets and rule sets recur across thousands of stored states (the audit
+    # parses every one): parse each distinct component once, keyed by its JSON text.
+    return (
+        _facts(_key(data["facts"])),
+        _rules(_key(data["rules"])),
+        _authority(_key(data["authority"])),
+    )
+
+
+def _key(data: Any) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+@lru_cache(maxsize=8192)
+def _facts(text: str) -> Facts:
+    return Facts.of(atom_from_json(a) for a in json.loads(text))
+
+
+@lru_cache(maxsize=8192)
+def _authority(text: str) -> Authority:
+    ids = json.loads(text)
+    for rule_id in ids:
         if isinstance(rule_id, bool) or not isinstance(rule_id, int):
             raise ValueError(f"authority ids must be positive ints, got {rule_id!r}")
-    facts = Facts.of(atom_from_json(a) for a in data["facts"])
-    rules: list[Rule] = []
-    for item in data["rules"]:
-        if not isinstance(item, Mapping) or set(item) != {"id", "if", "then"}:
-            raise ValueError(f"a rule is {{'id', 'if', 'then'}}, got {item!r}")
-        premises = tuple(atom_from_json(p, ground=False) for p in item["if"])
-        rules.append(Rule(item["id"], premises, atom_from_json(item["then"], ground=False)))
+    return Authority.of(ids)
+
+
+@lru_cache(maxsize=8192)
+def _rules(text: str) -> Rules:
+    rules = [_rule_of(item) for item in json.loads(text)]
     if len({r.id for r in rules}) != len(rules):
         raise ValueError("rule ids must be unique")
-    return facts, Rules.of(rules), Authority.of(data["authority"])
+    return Rules.of(rules)
+
+
+def _rule_of(item: Any) -> Rule:
+    """One stored rule. Rule sets are often new (an edit makes one per case) while their rules
+    are not: each distinct rule is parsed once, keyed by its content."""
+    if not isinstance(item, Mapping) or set(item) != {"id", "if", "then"}:
+        raise ValueError(f"a rule is {{'id', 'if', 'then'}}, got {item!r}")
+    body, head = item["if"], item["then"]
+    if isinstance(body, list) and all(isinstance(p, list) for p in body) and isinstance(head, list):
+        try:
+            return _rule(item["id"], tuple(map(tuple, body)), tuple(head))
+        except TypeError:  # an unhashable part: parsed below, which says what is wrong
+            pass
+    premises, conclusion = _atoms(body, head)
+    return Rule(item["id"], premises, conclusion)
+
+
+def _atoms(body: Any, head: Any) -> tuple[tuple[Atom, ...], Atom]:
+    if not isinstance(body, list):
+        raise ValueError(f"a rule's 'if' is a JSON list of atoms, got {body!r}")
+    return tuple(atom_from_json(p, ground=False) for p in body), atom_from_json(head, ground=False)
+
+
+@lru_cache(maxsize=65536)
+def _rule(rule_id: Any, body: tuple[Any, ...], head: Any) -> Rule:
+    premises, conclusion = _atoms(list(body), head)
+    return Rule(rule_id, premises, conclusion)

@@ -17,12 +17,14 @@ booleans, ``in``/``not_in`` on strings, ``between`` (inclusive) on integers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.organizational.adjudicator import unpack
-from reasonbench.strata.organizational.model import Grounds, Value
+from reasonbench.strata.organizational.model import Grounds, Norm, Scope, Value
 from reasonbench.strata.organizational.parse import (
     ClauseError,
     mapping,
@@ -46,6 +48,22 @@ def state_to_json(state: EvaluatorState[Any]) -> dict[str, Any]:
     }
 
 
+def _key(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+# A clause's few rules and scopes recur across thousands of stored states (the audit parses
+# every one): parse each distinct one once, keyed by its canonical JSON text.
+@lru_cache(maxsize=4096)
+def _norm(text: str) -> Norm:
+    return parse_norm(json.loads(text), "state.norms", None)
+
+
+@lru_cache(maxsize=4096)
+def _scope(text: str) -> Scope:
+    return parse_scope(json.loads(text), "state.authority.scope", None)
+
+
 def state_from_json(data: Mapping[str, Any]) -> EvaluatorState[Any]:
     """Parse and check a state document; ``ClauseError`` names the first problem."""
     raw = mapping(data, "state", {"format", "grounds", "norms", "authority"},
@@ -58,9 +76,9 @@ def state_from_json(data: Mapping[str, Any]) -> EvaluatorState[Any]:
         need(isinstance(value, int | str), f"state.grounds.{name}", f"unsupported value {value!r}")
         parsed.append((str(name), value))
     grounds = Grounds(tuple(parsed))
-    norm = parse_norm(raw["norms"], "state.norms", None)
+    norm = _norm(_key(raw["norms"]))
     authority = mapping(raw["authority"], "state.authority", {"scope"}, ("scope",))
-    scope = parse_scope(authority["scope"], "state.authority.scope", None)
+    scope = _scope(_key(authority["scope"]))
     missing = sorted((set(norm.fields()) | set(scope.fields())) - set(grounds.mapping))
     if missing:
         raise ClauseError(f"state: rule or scope mention field(s) {missing} the grounds lack")
