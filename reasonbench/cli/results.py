@@ -31,7 +31,9 @@ def run_baselines(cfg: DictConfig) -> int:
                 rows,
                 ngram=tuple(cfg.tfidf.ngram),
                 max_features=cfg.tfidf.max_features,
-                c=cfg.tfidf.c,
+                alpha=cfg.tfidf.alpha,
+                epochs=cfg.tfidf.epochs,
+                seed=cfg.tfidf.seed,
             )
         else:
             return fail("baselines", f"unknown baseline {method!r} (majority, tfidf)")
