@@ -34,7 +34,8 @@ def run_hydra(config_name: str, run: Callable[[DictConfig], int], argv: Sequence
         status["code"] = max(status["code"], run(cfg))
 
     saved = sys.argv
-    sys.argv = [f"reasonbench {config_name}", *argv]
+    # The job name titles Hydra's --help ("reasonbench generate is powered by Hydra").
+    sys.argv = [f"reasonbench {config_name}", *argv, f"hydra.job.name=reasonbench {config_name}"]
     try:
         app()
     finally:
@@ -44,10 +45,23 @@ def run_hydra(config_name: str, run: Callable[[DictConfig], int], argv: Sequence
 
 HydraCommand = tuple[Callable[[DictConfig], int], str]  # (run(cfg) -> exit code, help text)
 
+# Every registered Hydra subcommand: ``main`` hands their arguments to Hydra before argparse
+# sees them, since argparse rejects a leading option (``--help``, ``-m``) meant for Hydra.
+HYDRA_APPS: dict[str, Callable[[DictConfig], int]] = {}
+
+
+def dispatch(argv: Sequence[str]) -> int | None:
+    """Run ``argv`` if it names a Hydra subcommand (its exit code), else ``None``."""
+    if argv and argv[0] in HYDRA_APPS:
+        return run_hydra(argv[0], HYDRA_APPS[argv[0]], list(argv[1:]))
+    return None
+
 
 def add_hydra_parsers(subparsers: Any, commands: Mapping[str, HydraCommand]) -> None:
-    """One subcommand per Hydra app; all remaining arguments are Hydra's."""
+    """One subcommand per Hydra app (listed in the top-level help); all remaining arguments
+    are Hydra's."""
     for name, (fn, helptext) in commands.items():
+        HYDRA_APPS[name] = fn
         parser = subparsers.add_parser(
             name,
             help=helptext,

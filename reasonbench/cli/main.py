@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from reasonbench import __version__
-from reasonbench.cli import benchmark, clauses, receipt, results
+from reasonbench.cli import benchmark, clauses, hydra_app, learning, receipt, results
 
 DESCRIPTION = """\
 reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
@@ -33,11 +33,16 @@ def build_parser() -> argparse.ArgumentParser:
     clauses.add_parser(subparsers)
     benchmark.add_parsers(subparsers)
     results.add_parsers(subparsers)
+    learning.add_parsers(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    code = hydra_app.dispatch(argv)
+    if code is not None:
+        return code
     args = parser.parse_args(argv)
     if not hasattr(args, "handler"):
         parser.print_help()

@@ -1,0 +1,87 @@
+"""Batched greedy decoding: left padding, attention mask, KV cache, per-token probabilities.
+
+A plain loop over ``model.forward`` rather than ``generate``: greedy decoding needs nothing else,
+and the loop records the log-probability of every emitted token from the raw logits (no logits
+processor can distort the confidence), stops as soon as every row has emitted end-of-sequence,
+and computes the head only for the last position during the prompt pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import torch
+
+
+@dataclass(frozen=True)
+class Generation:
+    token_ids: tuple[int, ...]  # emitted tokens, end-of-sequence excluded
+    logprobs: tuple[float, ...]  # one per emitted token, plus the end-of-sequence token if emitted
+    finished: bool  # end-of-sequence emitted within the token budget
+
+    @property
+    def seq_logprob(self) -> float:
+        return float(sum(self.logprobs))
+
+
+def left_pad(
+    prompts: Sequence[Sequence[int]], pad_id: int
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """(input_ids, attention_mask, position_ids): rows end together, so the next token of every
+    row is predicted from the last column."""
+    width = max(len(p) for p in prompts)
+    ids = torch.full((len(prompts), width), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(prompts), width), dtype=torch.long)
+    for i, p in enumerate(prompts):
+        if p:
+            ids[i, width - len(p) :] = torch.tensor(list(p), dtype=torch.long)
+            mask[i, width - len(p) :] = 1
+    positions = (mask.cumsum(-1) - 1).clamp(min=0)
+    return ids, mask, positions
+
+
+@torch.inference_mode()
+def greedy_decode(
+    model: Any,
+    prompts: Sequence[Sequence[int]],
+    pad_id: int,
+    eos_id: int,
+    max_new_tokens: int,
+    device: torch.device | str = "cpu",
+) -> list[Generation]:
+    ids, mask, positions = (t.to(device) for t in left_pad(prompts, pad_id))
+    rows = len(prompts)
+    out = model(
+        input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True, logits_to_keep=1
+    )
+    tokens: list[list[int]] = [[] for _ in range(rows)]
+    logprobs: list[list[float]] = [[] for _ in range(rows)]
+    done = torch.zeros(rows, dtype=torch.bool, device=device)
+    position = positions[:, -1:]
+    for _ in range(max_new_tokens):
+        logits = out.logits[:, -1, :].float()
+        chosen = logits.argmax(dim=-1)
+        picked = torch.log_softmax(logits, dim=-1).gather(1, chosen[:, None]).squeeze(1)
+        for i, (token, lp, finished) in enumerate(
+            zip(chosen.tolist(), picked.tolist(), done.tolist(), strict=True)
+        ):
+            if not finished:
+                logprobs[i].append(lp)
+                if token != eos_id:
+                    tokens[i].append(token)
+        done |= chosen == eos_id
+        if bool(done.all()):
+            break
+        feed = torch.where(done, torch.full_like(chosen, pad_id), chosen)
+        mask = torch.cat([mask, torch.ones((rows, 1), dtype=mask.dtype, device=device)], dim=1)
+        position = position + 1
+        out = model(
+            input_ids=feed[:, None],
+            attention_mask=mask,
+            position_ids=position,
+            cache=out.cache,
+            use_cache=True,
+        )
+    return [Generation(tuple(tokens[i]), tuple(logprobs[i]), bool(done[i])) for i in range(rows)]

@@ -1,0 +1,141 @@
+"""Backbones load offline: from ``model.path``, the Hugging Face cache, or the local tiny build.
+
+Nothing is downloaded at run time. ``local_files_only`` lookups resolve a cached snapshot; when the
+weights are absent the error says how to fetch them on a connected machine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import warnings
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
+WEIGHT_SUFFIXES = (".safetensors", ".bin")
+
+
+class BackboneNotFound(FileNotFoundError):
+    """Backbone weights are not on this machine; the message says how to fetch them."""
+
+
+@dataclass(frozen=True)
+class Backbone:
+    name: str
+    path: Path
+    identity: str  # hash of config, tokenizer and weight files' names and sizes
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "path": str(self.path), "identity": self.identity}
+
+
+def fetch_hint(hf_id: str) -> str:
+    return (
+        "Nothing is downloaded at run time. On a machine with internet access run\n"
+        f"    hf download {hf_id}        (or: huggingface-cli download {hf_id})\n"
+        "then copy the Hugging Face cache (~/.cache/huggingface/hub, or $HF_HOME/hub) to this "
+        f"machine, or copy the model directory and pass model.path=/path/to/{hf_id.split('/')[-1]}"
+    )
+
+
+def _hf_snapshot(hf_id: str, revision: str | None, cache_dir: str | None) -> Path:
+    from huggingface_hub import constants, snapshot_download
+    from huggingface_hub.errors import LocalEntryNotFoundError
+
+    try:
+        found = snapshot_download(
+            hf_id, revision=revision, cache_dir=cache_dir, local_files_only=True
+        )
+    except (LocalEntryNotFoundError, FileNotFoundError, OSError):
+        raise BackboneNotFound(
+            f"backbone {hf_id} is not in the Hugging Face cache "
+            f"({cache_dir or constants.HF_HUB_CACHE}) and model.path is not set.\n"
+            f"{fetch_hint(hf_id)}"
+        ) from None
+    return Path(str(found))
+
+
+def identity(path: Path) -> str:
+    """Cheap, stable identity of a model directory (no need to hash gigabytes of weights:
+    a snapshot's config and file sizes change whenever its weights do in practice)."""
+    digest = hashlib.sha256()
+    for name in ("config.json", "tokenizer.json", "tokenizer_config.json"):
+        file = path / name
+        if file.is_file():
+            digest.update(name.encode() + b"\0" + hashlib.sha256(file.read_bytes()).digest())
+    for file in sorted(path.iterdir()):
+        if file.name.endswith(WEIGHT_SUFFIXES):
+            digest.update(f"{file.name}:{file.stat().st_size}".encode())
+    return digest.hexdigest()
+
+
+def resolve_backbone(model_cfg: Mapping[str, Any], data_dir: Path | None = None) -> Backbone:
+    """Where the backbone's files are. ``source: tiny`` builds (once) from ``data_dir``."""
+    source = model_cfg.get("source", "hf")
+    name = str(model_cfg["name"])
+    if source == "tiny":
+        from reasonbench.models.tiny import build_tiny
+
+        if data_dir is None:
+            raise ValueError("the tiny model is built from a benchmark: data_dir is required")
+        path = build_tiny(
+            data_dir,
+            Path(model_cfg.get("cache_dir", "data/cache/tiny")),
+            int(model_cfg.get("vocab_size", 2048)),
+            model_cfg.get("arch", "tiny"),
+            int(model_cfg.get("init_seed", 0)),
+        )
+    elif source == "hf":
+        hf_id = str(model_cfg["hf_id"])
+        local = model_cfg.get("path")
+        if local:
+            path = Path(str(local))
+            if not (path / "config.json").is_file():
+                raise BackboneNotFound(
+                    f"model.path={path} has no config.json (not a model directory).\n"
+                    f"{fetch_hint(hf_id)}"
+                )
+        else:
+            path = _hf_snapshot(hf_id, model_cfg.get("revision"), model_cfg.get("hf_cache"))
+    else:
+        raise ValueError(f"unknown model.source {source!r} (hf, tiny)")
+    return Backbone(name, path, identity(path))
+
+
+def load_tokenizer(backbone: Backbone) -> Any:
+    from transformers import AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(backbone.path, local_files_only=True)
+    if tokenizer.eos_token_id is None:
+        raise ValueError(f"tokenizer of {backbone.name} has no end-of-sequence token")
+    if tokenizer.pad_token_id is None:  # padding never reaches the loss; any id will do
+        tokenizer.pad_token = tokenizer.eos_token
+    return tokenizer
+
+
+def load_model(backbone: Backbone, dtype: str = "fp32", attn_implementation: str = "sdpa") -> Any:
+    from transformers import AutoModelForCausalLM
+    from transformers.utils import logging
+
+    from reasonbench.models import varlen
+
+    varlen.register()
+    if dtype not in DTYPES:
+        raise ValueError(f"unknown dtype {dtype!r}; one of {sorted(DTYPES)}")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    logging.disable_progress_bar()  # type: ignore[no-untyped-call]  # per-shard bars drown the training log
+    # peft still calls the old name; the warning is the libraries' business, not the user's
+    warnings.filterwarnings(
+        "ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning
+    )
+    return AutoModelForCausalLM.from_pretrained(
+        backbone.path,
+        dtype=DTYPES[dtype],
+        attn_implementation=attn_implementation,
+        local_files_only=True,
+    )

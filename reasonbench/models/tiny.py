@@ -1,0 +1,114 @@
+"""The tiny model for CPU and CI: a random-init Qwen3 and a byte-level BPE tokenizer trained
+locally on the benchmark's own text.
+
+Both are built once per benchmark and cached under ``cache_dir/<key>/`` where the key hashes the
+training text, the vocabulary size, the architecture and the seed, so the same inputs always give
+the same files (the BPE trainer and CPU random init are deterministic). Building takes a few
+seconds; a build goes to a temporary directory renamed into place, so concurrent processes (one
+per ``accelerate`` rank) never see a half-written model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import torch
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+from transformers import PreTrainedTokenizerFast, Qwen3ForCausalLM
+
+from reasonbench.models.architectures import qwen3_config
+
+BUILD_VERSION = "1"  # bump when the build recipe changes, so old caches are not reused
+PAD_TOKEN = "<|endoftext|>"
+EOS_TOKEN = "<|im_end|>"
+TEXT_COLUMNS = (
+    "prompt",
+    "target_direct_verdict",
+    "target_direct_receipt",
+    "target_rationale_receipt",
+    "target_cube",
+)
+
+
+def corpus(data_dir: Path) -> list[str]:
+    """The tokenizer's training text: every prompt and target of the benchmark's train split."""
+    path = data_dir / "train.parquet"
+    if not path.is_file():
+        raise FileNotFoundError(
+            f"{path} not found: the tiny tokenizer is trained on the benchmark's train split "
+            "(run 'reasonbench generate benchmark=small out_dir=...' first)"
+        )
+    table = pq.read_table(path, columns=list(TEXT_COLUMNS)).to_pydict()
+    return [text for column in TEXT_COLUMNS for text in table[column]]
+
+
+def train_tokenizer(texts: Iterable[str], vocab_size: int) -> PreTrainedTokenizerFast:
+    # byte-level: any text of any split (or a permuted prompt) encodes, never an unknown token
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=[PAD_TOKEN, EOS_TOKEN],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    tok.train_from_iterator(texts, trainer)
+    return PreTrainedTokenizerFast(  # type: ignore[no-untyped-call]
+        tokenizer_object=tok, pad_token=PAD_TOKEN, eos_token=EOS_TOKEN
+    )
+
+
+def build_key(texts: list[str], settings: Mapping[str, Any]) -> str:
+    digest = hashlib.sha256()
+    digest.update(json.dumps({"version": BUILD_VERSION, **settings}, sort_keys=True).encode())
+    for text in texts:
+        digest.update(hashlib.sha256(text.encode()).digest())
+    return digest.hexdigest()
+
+
+def build_tiny(
+    data_dir: Path,
+    cache_dir: Path,
+    vocab_size: int = 2048,
+    arch: Mapping[str, Any] | str = "tiny",
+    seed: int = 0,
+) -> Path:
+    """The cached tiny model directory for ``data_dir`` (built first if absent)."""
+    texts = corpus(data_dir)
+    settings = {"vocab_size": vocab_size, "arch": arch, "seed": seed}
+    key = build_key(texts, settings)
+    target = cache_dir / key[:16]
+    if (target / "BUILD.json").is_file():
+        return target
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=cache_dir))
+    try:
+        tokenizer = train_tokenizer(texts, vocab_size)
+        config = qwen3_config(
+            dict(arch) if not isinstance(arch, str) else arch,
+            vocab_size=len(tokenizer),
+            pad_token_id=int(tokenizer.pad_token_id),
+            eos_token_id=int(tokenizer.eos_token_id),
+        )
+        torch.manual_seed(seed)
+        model = Qwen3ForCausalLM(config)
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+        build = {"key": key, "texts": len(texts), **settings}
+        (staging / "BUILD.json").write_text(json.dumps(build, indent=1, sort_keys=True) + "\n")
+        try:
+            staging.rename(target)
+        except OSError:  # another process finished the same deterministic build first
+            if not (target / "BUILD.json").is_file():
+                raise
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return target

@@ -1,0 +1,109 @@
+"""Training data for one run: the split of a data variant, the target column, augmentation.
+
+Variants (``conf/data``): ``paper`` trains on ``train``; ``cardinality`` on the post-freeze
+``cardinality_train`` (single-source changes); ``permaug`` adds permuted re-renderings of a share
+(``permutation.rate``) of the training examples. The data manifest hash names exactly which
+(prompt, target) pairs a run saw, in order, and the benchmark manifest they came from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from reasonbench.assembly.write import manifest_hash
+from reasonbench.targets.serialize import TARGETS
+from reasonbench.train.augment import permuted_prompt
+
+ROW_COLUMNS = [
+    "id",
+    "unit_id",
+    "stratum",
+    "prompt",
+    "old_state",
+    "new_state",
+    "context",
+    "operators",
+    "template_family",
+    "source_order",
+]
+
+
+@dataclass(frozen=True)
+class TrainExample:
+    example_id: str  # augmented copies get ``<id>-permaug``
+    prompt: str
+    target: str
+
+
+def split_path(data_dir: Path, split: str) -> Path:
+    for path in (data_dir / f"{split}.parquet", data_dir / "cardinality" / f"{split}.parquet"):
+        if path.is_file():
+            return path
+    raise FileNotFoundError(
+        f"split {split!r} not found under {data_dir} (run 'reasonbench generate' first; "
+        "cardinality splits need cardinality=true)"
+    )
+
+
+def read_split(data_dir: Path, split: str, columns: Sequence[str]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = pq.read_table(
+        split_path(data_dir, split), columns=list(columns)
+    ).to_pylist()
+    return rows
+
+
+def training_examples(
+    data_dir: Path, target: str, variant: Mapping[str, Any], seed: int
+) -> list[TrainExample]:
+    if target not in TARGETS:
+        raise ValueError(f"unknown target {target!r}; targets are {list(TARGETS)}")
+    rows = read_split(data_dir, str(variant["train_split"]), [*ROW_COLUMNS, f"target_{target}"])
+    out = [TrainExample(r["id"], r["prompt"], r[f"target_{target}"]) for r in rows]
+    perm = variant.get("permutation") or {}
+    rate = float(perm.get("rate", 0.0))
+    if rate <= 0.0:
+        return out
+    if not 0.0 < rate <= 1.0:
+        raise ValueError(f"data.permutation.rate must lie in (0, 1], got {rate}")
+    from reasonbench.strata.registry import load_strata
+
+    strata = load_strata(sorted({r["stratum"] for r in rows}))
+    augmented = []
+    for row in rows:
+        # one RNG per example: which examples are augmented never depends on row order
+        rng = random.Random(f"{seed}:permaug:{row['id']}")
+        if rng.random() < rate:
+            prompt = permuted_prompt(strata[row["stratum"]], row, rng)
+            augmented.append(TrainExample(f"{row['id']}-permaug", prompt, row[f"target_{target}"]))
+    if perm.get("mode", "add") == "replace":
+        replaced = {e.example_id.removesuffix("-permaug"): e for e in augmented}
+        return [replaced.get(e.example_id, e) for e in out]
+    return out + augmented
+
+
+def data_manifest(
+    data_dir: Path, examples: Sequence[TrainExample], variant: Mapping[str, Any], target: str
+) -> dict[str, Any]:
+    digest = hashlib.sha256()
+    for e in examples:
+        for part in (e.example_id, e.prompt, e.target):
+            digest.update(hashlib.sha256(part.encode()).digest())
+    manifest_path = data_dir / "MANIFEST.json"
+    bench = json.loads(manifest_path.read_text()) if manifest_path.is_file() else None
+    return {
+        "sha256": digest.hexdigest(),
+        "benchmark": bench.get("config", {}).get("name") if bench else None,
+        "benchmark_manifest_sha256": manifest_hash(bench) if bench else None,
+        "train_split": variant["train_split"],
+        "target": target,
+        "examples": len(examples),
+        "augmented": sum(e.example_id.endswith("-permaug") for e in examples),
+    }

@@ -1,0 +1,231 @@
+"""Training and prediction throughput of the LoRA predictors.
+
+Training: the same optimizer steps (same examples, same model, same run) laid out padded and
+padding-free, interleaved step by step so machine noise hits both alike; prints real (non-pad)
+training tokens/s of each and the ratio. Prediction: batched greedy decoding of cube prompts,
+examples/s. Default: the tiny model on CPU. ``scripts/gpu_throughput.sh`` runs it with a random-init
+Qwen3-1.7B architecture in bf16 on a GPU.
+
+    python scripts/bench_train.py                      # tiny, CPU, a small benchmark in /tmp
+    python scripts/bench_train.py --arch qwen3_1.7b --device cuda --dtype bf16 --predict 2400
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from reasonbench.infer.decode import greedy_decode
+from reasonbench.models import DTYPES, encode_prompt, encode_target, join, qwen3_config, varlen
+from reasonbench.models.tiny import build_tiny
+from reasonbench.train.batching import micro_batches
+from reasonbench.train.data import read_split, training_examples
+from reasonbench.train.loop import step_examples
+from reasonbench.train.lora import TargetTokenLoss, add_lora, batch_inputs
+
+LORA = {
+    "r": 16,
+    "alpha": 32,
+    "dropout": 0.05,
+    "target_modules": ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"],
+}
+
+
+def benchmark_dir(path: str | None) -> Path:
+    if path:
+        return Path(path)
+    out = Path("/tmp/reasonbench-bench-small")
+    if not (out / "MANIFEST.json").is_file():
+        subprocess.run(
+            [sys.executable, "-m", "reasonbench.cli.main", "generate", "benchmark=small",
+             f"out_dir={out}", "progress=false", "cardinality=false"],
+            check=True,
+        )  # fmt: skip
+    return out
+
+
+def build_model(args: argparse.Namespace, data_dir: Path) -> tuple[Any, Any]:
+    from transformers import AutoTokenizer, Qwen3ForCausalLM
+
+    tiny = build_tiny(data_dir, Path(args.cache_dir))
+    tokenizer = AutoTokenizer.from_pretrained(tiny)
+    if args.arch == "tiny":
+        config = qwen3_config(
+            "tiny", len(tokenizer), tokenizer.pad_token_id, tokenizer.eos_token_id
+        )
+    else:  # the real architecture (and vocabulary size) with random weights: same cost
+        config = qwen3_config(
+            args.arch, len(tokenizer), tokenizer.pad_token_id, tokenizer.eos_token_id
+        )
+    varlen.register()
+    torch.manual_seed(0)
+    with torch.device(args.device):
+        model = Qwen3ForCausalLM(config).to(DTYPES[args.dtype])
+    return model, tokenizer
+
+
+def set_attention(model: Any, name: str) -> None:
+    # padded rows use the configured kernel, padding-free rows the variable-length one
+    model.config._attn_implementation = name  # one config object, shared by every layer
+
+
+def bench_training(
+    args: argparse.Namespace, model: Any, tokenizer: Any, data_dir: Path
+) -> dict[str, Any]:
+    examples = training_examples(data_dir, "cube", {"train_split": "train"}, 0)
+    encoded = [
+        join(encode_prompt(tokenizer, e.prompt), encode_target(tokenizer, e.target), 4096)
+        for e in examples
+    ]
+    peft = add_lora(model, LORA, args.gradient_checkpointing)
+    loss_module = TargetTokenLoss(peft).train()
+    params = [p for p in peft.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=1e-4)
+    autocast = torch.autocast(args.device, dtype=torch.bfloat16, enabled=args.dtype == "bf16")
+    totals = {
+        mode: {"tokens": 0, "padded": 0, "seconds": 0.0} for mode in ("padded", "padding_free")
+    }
+    for step in range(args.warmup + args.steps):
+        chosen = [encoded[i] for i in step_examples(step, len(encoded), args.batch_size, 0)]
+        for mode in totals:
+            batches = micro_batches(chosen, mode, args.micro_batch_tokens, tokenizer.pad_token_id)
+            set_attention(model, varlen.NAME if mode == "padding_free" else args.attn)
+            sync(args.device)
+            start = time.perf_counter()
+            targets = sum(b.target_tokens for b in batches)
+            for batch in batches:
+                with autocast:
+                    loss = loss_module(**batch_inputs(batch.to(args.device))) / targets
+                loss.backward()
+            optimizer.step()
+            optimizer.zero_grad(set_to_none=True)
+            sync(args.device)
+            if step >= args.warmup:
+                totals[mode]["seconds"] += time.perf_counter() - start
+                totals[mode]["tokens"] += sum(b.tokens for b in batches)
+                totals[mode]["padded"] += sum(b.padded_tokens for b in batches)
+    rates = {m: t["tokens"] / t["seconds"] for m, t in totals.items()}
+    return {
+        "examples_per_step": args.batch_size,
+        "steps": args.steps,
+        "tokens_per_s": rates,
+        "padding_share": {m: 1 - t["tokens"] / t["padded"] for m, t in totals.items()},
+        "ratio": rates["padding_free"] / rates["padded"],
+    }
+
+
+def sync(device: str) -> None:
+    if device == "cuda":
+        torch.cuda.synchronize()
+
+
+def bench_prediction(
+    args: argparse.Namespace, model: Any, tokenizer: Any, data_dir: Path
+) -> dict[str, Any]:
+    rows = read_split(data_dir, "test_locked", ["prompt", "target_cube"])
+    prompts = [encode_prompt(tokenizer, rows[i % len(rows)]["prompt"]) for i in range(args.predict)]
+    # a random-init model never emits end-of-sequence: decode exactly as many tokens as the
+    # longest gold cube target (plus end-of-sequence), what a trained model emits
+    budget = args.max_new_tokens or max(
+        len(encode_target(tokenizer, r["target_cube"])) for r in rows
+    )
+    order = sorted(range(len(prompts)), key=lambda i: -len(prompts[i]))
+    model.eval()
+    sync(args.device)
+    start = time.perf_counter()
+    for at in range(0, len(order), args.predict_batch_size):
+        batch = [prompts[i] for i in order[at : at + args.predict_batch_size]]
+        with torch.autocast(args.device, dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
+            greedy_decode(model, batch, tokenizer.pad_token_id, -1, budget, args.device)
+    sync(args.device)
+    seconds = time.perf_counter() - start
+    return {
+        "examples": len(prompts),
+        "batch_size": args.predict_batch_size,
+        "max_new_tokens": budget,
+        "seconds": seconds,
+        "examples_per_s": len(prompts) / seconds,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--data-dir", help="a generated benchmark (default: small, built in /tmp)")
+    parser.add_argument("--cache-dir", default="data/cache/tiny")
+    parser.add_argument(
+        "--arch", default="tiny", help="tiny | qwen3_0.6b | qwen3_1.7b (random init)"
+    )
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--dtype", default="fp32", choices=sorted(DTYPES))
+    parser.add_argument("--attn", default="sdpa")
+    parser.add_argument("--gradient-checkpointing", action="store_true")
+    parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--warmup", type=int, default=2)
+    parser.add_argument("--batch-size", type=int, default=16, help="examples per optimizer step")
+    parser.add_argument("--micro-batch-tokens", type=int, default=8192)
+    parser.add_argument("--predict", type=int, default=160, help="cube prompts to decode")
+    parser.add_argument("--predict-batch-size", type=int, default=32)
+    parser.add_argument("--max-new-tokens", type=int, default=None)
+    parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
+    parser.add_argument(
+        "--goals", action="store_true", help="check the GPU goals (docs/training.md)"
+    )
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    data_dir = benchmark_dir(args.data_dir)
+    model, tokenizer = build_model(args, data_dir)
+    started = time.perf_counter()
+    train = bench_training(args, model, tokenizer, data_dir)
+    set_attention(model, args.attn)
+    predict = bench_prediction(args, model, tokenizer, data_dir)
+    result = {
+        "arch": args.arch,
+        "device": args.device,
+        "dtype": args.dtype,
+        "train": train,
+        "predict": predict,
+        "seconds": time.perf_counter() - started,
+    }
+    rates = train["tokens_per_s"]
+    print(
+        f"LoRA training, {args.arch} {args.dtype} on {args.device}, {args.steps} steps x {args.batch_size} examples (same steps in both modes)"
+    )
+    print("| batching | tokens/s | padding share |")
+    print("|---|---|---|")
+    for mode in ("padded", "padding_free"):
+        print(f"| {mode} | {rates[mode]:,.0f} | {train['padding_share'][mode]:.1%} |")
+    print(f"| ratio padding-free / padded | {train['ratio']:.2f}x | |")
+    print(
+        f"greedy prediction: {predict['examples']} cube prompts, batch {predict['batch_size']}, "
+        f"{predict['max_new_tokens']} new tokens each: {predict['seconds']:.1f} s, "
+        f"{predict['examples_per_s']:.1f} examples/s"
+    )
+    if args.goals:
+        scaled = predict["seconds"] * 2400 / predict["examples"]
+        for name, ok in (
+            (
+                f"training >= 20,000 tokens/s (padding-free): {rates['padding_free']:,.0f}",
+                rates["padding_free"] >= 20_000,
+            ),
+            (f"padding-free >= 1.4x padded: {train['ratio']:.2f}x", train["ratio"] >= 1.4),
+            (f"2,400 cube predictions <= 60 s: {scaled:.1f} s", scaled <= 60),
+        ):
+            print(f"goal {name}: {'OK' if ok else 'NOT MET'}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

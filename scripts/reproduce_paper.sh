@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The paper's whole GPU protocol (spec §6): LoRA runs of Qwen3-1.7B and Qwen3-0.6B on the four
+# targets x 5 seeds, permutation-augmented training (3 seeds), the cardinality experiment; then
+# predictions on every non-train split, the analysis and the tables. See docs/training.md.
+#
+#   bash scripts/reproduce_paper.sh                 # one GPU
+#   NUM_GPUS=8 bash scripts/reproduce_paper.sh      # data parallel on 8 GPUs (accelerate launch)
+#   DRY_RUN=1 bash scripts/reproduce_paper.sh       # print the plan and the estimate only
+#
+# Needs the backbones on disk (`hf download Qwen/Qwen3-1.7B` and `Qwen/Qwen3-0.6B` on a connected
+# machine; nothing downloads at run time). Every step is resumable: rerun the script after any
+# interruption and finished runs/predictions are skipped, interrupted ones continue.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-.venv/bin/python}
+NUM_GPUS=${NUM_GPUS:-1}
+DATA_DIR=${DATA_DIR:-data/reasonbench}
+SPEEDUP=${SPEEDUP:-1}   # your GPU's throughput relative to the H200 goals, for the estimate
+
+echo "== plan"
+"$PYTHON" -m reasonbench.train.protocol --estimate --speedup "$SPEEDUP"
+echo "   on $NUM_GPUS GPU(s): divide the hours by about $NUM_GPUS for wall-clock time"
+if [[ "${DRY_RUN:-0}" == 1 ]]; then
+    "$PYTHON" -m reasonbench.train.protocol --list
+    exit 0
+fi
+
+if [[ "$NUM_GPUS" -gt 1 ]]; then
+    LAUNCH=("$PYTHON" -m accelerate.commands.launch --multi_gpu --num_processes "$NUM_GPUS"
+            -m reasonbench.cli.main)
+else
+    LAUNCH=("$PYTHON" -m reasonbench.cli.main)
+fi
+
+if [[ ! -f "$DATA_DIR/MANIFEST.json" ]]; then
+    echo "== generate the benchmark"
+    "$PYTHON" -m reasonbench.cli.main generate out_dir="$DATA_DIR" workers="$(nproc)"
+fi
+"$PYTHON" -m reasonbench.cli.main verify --data-dir "$DATA_DIR"
+
+runs=$("$PYTHON" -m reasonbench.train.protocol --list)
+total=$(wc -l <<<"$runs")
+n=0
+while read -r -a overrides; do
+    n=$((n + 1))
+    echo "== run $n/$total: ${overrides[*]}"
+    "${LAUNCH[@]}" train "${overrides[@]}" data_dir="$DATA_DIR" </dev/null
+    "${LAUNCH[@]}" predict "${overrides[@]}" data_dir="$DATA_DIR" </dev/null
+done <<<"$runs"
+
+echo "== analyze and tables"
+"$PYTHON" -m reasonbench.cli.main baselines data_dir="$DATA_DIR"
+"$PYTHON" -m reasonbench.cli.main analyze data_dir="$DATA_DIR"
+"$PYTHON" -m reasonbench.cli.main tables data_dir="$DATA_DIR"
