@@ -53,8 +53,13 @@ HYDRA_APPS: dict[str, Callable[[DictConfig], int]] = {}
 def dispatch(argv: Sequence[str]) -> int | None:
     """Run ``argv`` if it names a Hydra subcommand (its exit code), else ``None``."""
     if argv and argv[0] in HYDRA_APPS:
-        return run_hydra(argv[0], HYDRA_APPS[argv[0]], list(argv[1:]))
+        return run_hydra(config_of(argv[0]), HYDRA_APPS[argv[0]], list(argv[1:]))
     return None
+
+
+def config_of(command: str) -> str:
+    """``conf/<name>.yaml`` of a subcommand (``judge-card`` -> ``judge_card``)."""
+    return command.replace("-", "_")
 
 
 def add_hydra_parsers(subparsers: Any, commands: Mapping[str, HydraCommand]) -> None:
@@ -69,7 +74,8 @@ def add_hydra_parsers(subparsers: Any, commands: Mapping[str, HydraCommand]) -> 
             description=helptext + "; run with --help for Hydra's help",
         )
         parser.add_argument("overrides", nargs=argparse.REMAINDER)
-        parser.set_defaults(handler=lambda a, n=name, f=fn: run_hydra(n, f, a.overrides))
+        config = config_of(name)
+        parser.set_defaults(handler=lambda a, n=config, f=fn: run_hydra(n, f, a.overrides))
 
 
 def fail(command: str, message: str) -> int:

@@ -95,3 +95,13 @@ def test_slurm_launcher_config() -> None:
     with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
         cfg = compose("train", overrides=["hydra/launcher=slurm"], return_hydra_config=True)
     assert cfg.hydra.launcher.gpus_per_node == 1
+
+
+@pytest.mark.parametrize("judge", sorted(p.stem for p in (CONF / "judge").glob("*.yaml")))
+def test_judge_configs_compose_with_registered_factories(judge: str) -> None:
+    from reasonbench.judges import registered_judges
+
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        cfg = compose("judge_card", overrides=[f"judge={judge}"])
+    assert cfg.judge.factory in registered_judges()
+    assert cfg.judge.name and "args" in cfg.judge

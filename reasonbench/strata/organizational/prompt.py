@@ -8,7 +8,7 @@ are not part of the rendering: assembly adds the instruction of each learning ta
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from reasonbench.core.sources import GNA
@@ -35,6 +35,9 @@ def source_text(
     return scope_text(clause, component, family)
 
 
+SourceText = Callable[[Clause, Mapping[str, FieldSpec], str, Any, Family], str]
+
+
 def render_transition(
     clause: Clause,
     specs: Mapping[str, FieldSpec],
@@ -42,7 +45,9 @@ def render_transition(
     family: Family,
     family_name: str,
     source_order: tuple[str, ...],
+    text_of: SourceText = source_text,
 ) -> Rendering:
+    """The prompt; ``text_of`` renders one component (policy rewrites pass their own)."""
     if sorted(source_order) != sorted(GNA):
         raise ValueError(f"source_order must be a permutation of {GNA}, got {source_order}")
     words = subject_words(clause)
@@ -51,11 +56,11 @@ def render_transition(
     blocks = [family["header"].format(title=clause.title, **words)]
     for source in source_order:
         heading = family[f"heading_{source}"].format(**words)
-        before = source_text(clause, specs, source, old[source], family)
+        before = text_of(clause, specs, source, old[source], family)
         if old[source] == new[source]:  # an unchanged source is rendered (and shown) once
             body = f"{family['same']} {before}"
         else:
-            after = source_text(clause, specs, source, new[source], family)
+            after = text_of(clause, specs, source, new[source], family)
             body = f"{family['before']} {before}\n{family['after']} {after}"
         blocks.append(f"{heading}\n{body}")
     return Rendering("\n\n".join(blocks), family_name, tuple(source_order))

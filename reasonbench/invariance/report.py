@@ -1,0 +1,117 @@
+"""The typed inputs and outputs of the policy-invariance metrics (JSON round-trip).
+
+Inputs are parsed revised verdicts, one per run (``None``: the answer did not parse): a base
+prompt against one certified rewrite (:class:`Comparison`), repeated runs on one prompt
+(:class:`Repeat`) and the two sides of a threshold-shift pair (:class:`PairRuns`). Outputs are
+:class:`Estimate` values with clustered-bootstrap intervals, gathered in an
+:class:`InvarianceReport` per parse-failure handling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+__all__ = [
+    "Comparison",
+    "Estimate",
+    "InvarianceReport",
+    "PairRuns",
+    "PisConfig",
+    "Repeat",
+    "Verdict",
+]
+
+Verdict = str | None
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A base prompt vs one certified rewrite of it."""
+
+    unit: str
+    transform: str
+    variant: str
+    clear: bool
+    base: tuple[Verdict, ...]
+    rewrite: tuple[Verdict, ...]
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """Repeated runs on one identical prompt (jitter)."""
+
+    unit: str
+    runs: tuple[Verdict, ...]
+
+
+@dataclass(frozen=True)
+class PairRuns:
+    unit: str
+    expected: str  # "to_lax" or "none", by execution
+    strict: tuple[Verdict, ...]
+    lax: tuple[Verdict, ...]
+
+
+@dataclass(frozen=True)
+class PisConfig:
+    w1: float = 0.4
+    w2: float = 0.3
+    w3: float = 0.3
+    scale: float = 5.0
+    r_dir_without_flips: float = 0.0
+    u_rate_without_flips: float = 0.0
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A statistic with its 95% clustered-bootstrap interval (``None`` where undefined)."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    n: int  # comparisons (or run pairs) it rests on
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Estimate:
+        return cls(**data)
+
+
+@dataclass(frozen=True)
+class InvarianceReport:
+    handling: str
+    flip: dict[str, Estimate]  # transform family -> rate, plus "pooled"
+    jitter: Estimate
+    delta_flip: dict[str, Estimate]
+    r_dir: Estimate
+    flip_share: Estimate  # strict -> lax verdict changes / strict-lax run pairs
+    expected_share: float | None  # share of pairs whose executed verdict changes
+    sensitivity: float | None  # judge deny->approve pairs / pairs where execution says so
+    u_rate: Estimate
+    flips_clear: float
+    flips_total: float
+    pis: Estimate
+    by_variant: dict[str, float | None]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for key, value in vars(self).items():
+            if isinstance(value, Estimate):
+                out[key] = value.to_json()
+            elif key in ("flip", "delta_flip"):
+                out[key] = {k: v.to_json() for k, v in value.items()}
+            else:
+                out[key] = value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> InvarianceReport:
+        fields: dict[str, Any] = dict(data)
+        for key in ("jitter", "r_dir", "flip_share", "u_rate", "pis"):
+            fields[key] = Estimate.from_json(data[key])
+        for key in ("flip", "delta_flip"):
+            fields[key] = {k: Estimate.from_json(v) for k, v in data[key].items()}
+        return cls(**fields)

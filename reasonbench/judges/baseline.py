@@ -1,0 +1,84 @@
+"""The surface baselines (majority, char TF-IDF) as judges: prompts in, ``direct_receipt`` text out.
+
+They are the project's own baselines (:mod:`reasonbench.baselines`), fitted on the benchmark's
+training rows of one stratum. A judge call hands the prompts to the baseline as an extra split
+and turns each prediction record back into the answer text, so the judge and ``reasonbench
+baselines`` predict identically. Both are deterministic (greedy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
+from reasonbench.baselines.tfidf import family_label
+from reasonbench.judges.base import JudgeError, register_judge
+from reasonbench.predictions.record import PredictionRecord
+
+__all__ = ["BaselineJudge", "baseline_judge"]
+
+SPLIT = "judge"
+
+
+class BaselineJudge:
+    target = "direct_receipt"
+    sampling = False
+
+    def __init__(
+        self,
+        name: str,
+        method: str,
+        data_dir: Path,
+        stratum: str = "organizational",
+        train_splits: Sequence[str] = ("train",),
+        tfidf: dict[str, Any] | None = None,
+    ) -> None:
+        if method not in ("majority", "tfidf"):
+            raise JudgeError(f"unknown baseline {method!r} (majority, tfidf)")
+        rows = load_rows(Path(data_dir), with_cardinality=False)
+        missing = [s for s in train_splits if s not in rows]
+        if missing:
+            raise JudgeError(f"{data_dir}: no training split(s) {missing}")
+        self.train = [r for s in train_splits for r in rows[s] if r["stratum"] == stratum]
+        if not self.train:
+            raise JudgeError(f"{data_dir}: no {stratum} rows in {list(train_splits)}")
+        self.name, self.method, self.stratum = name, method, stratum
+        self.options = dict(tfidf or {})
+
+    def _records(self, prompts: Sequence[str]) -> list[PredictionRecord]:
+        asked = [
+            {"id": f"{SPLIT}-{i:08d}", "split": SPLIT, "stratum": self.stratum, "prompt": p}
+            for i, p in enumerate(prompts)
+        ]
+        rows = {"train": self.train, SPLIT: asked}
+        if self.method == "majority":
+            return majority_predictions(rows)
+        options = dict(self.options)
+        if "ngram" in options:
+            options["ngram"] = tuple(options["ngram"])
+        return tfidf_predictions(rows, **options)
+
+    def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
+        if not prompts:
+            return []
+        answers = {r.example_id: r for r in self._records(prompts) if r.split == SPLIT}
+        out = []
+        for i in range(len(prompts)):
+            r = answers[f"{SPLIT}-{i:08d}"]
+            receipt = family_label({"receipt": r.pred_receipt or "[]"})
+            out.append(f"old: {r.pred_old_verdict}\nnew: {r.pred_new_verdict}\nreceipt: {receipt}")
+        return out
+
+
+@register_judge("baseline")
+def baseline_judge(
+    name: str,
+    method: str,
+    data_dir: str,
+    stratum: str = "organizational",
+    train_splits: Sequence[str] = ("train",),
+    tfidf: dict[str, Any] | None = None,
+) -> BaselineJudge:
+    return BaselineJudge(name, method, Path(data_dir), stratum, tuple(train_splits), tfidf)

@@ -1,0 +1,27 @@
+"""The project's tiny model (random-init Qwen3 with a tokenizer trained on the benchmark's train
+split, :func:`reasonbench.models.tiny.build_tiny`) as a zero-shot judge, for CPU runs and CI.
+
+It answers gibberish — every answer is a parse failure — which is exactly what exercises the
+card's parse-failure handling end to end; with ``decoding.sample: true`` it is a sampling judge.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reasonbench.judges.base import register_judge
+from reasonbench.judges.hf import CausalLMJudge, hf_zero_shot
+
+__all__ = ["tiny_zero_shot"]
+
+
+@register_judge("tiny_zero_shot")
+def tiny_zero_shot(
+    name: str, data_dir: str, cache_dir: str = "data/cache/tiny", **options: Any
+) -> CausalLMJudge:
+    """Builds (once, cached) the tiny model of ``data_dir``, then judges zero-shot with it."""
+    from reasonbench.models.tiny import build_tiny
+
+    path = build_tiny(Path(data_dir), Path(cache_dir))
+    return hf_zero_shot(name, str(path), **options)

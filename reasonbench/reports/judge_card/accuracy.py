@@ -1,0 +1,89 @@
+"""The ordinary metrics beside PIS: the judge's base-prompt answers scored by the analysis code.
+
+The base prompts of the stress suite *are* benchmark prompts, so their answers are prediction
+records like any method's; they are scored with :func:`reasonbench.analysis.scoring.score` and
+summarized with :func:`reasonbench.analysis.metrics.summarize` (revised-verdict and receipt
+accuracy, parse failures, drift/inertia/misattribution), and the answers on the items' locked
+controls give paired consistency (:func:`reasonbench.analysis.metrics.paired_consistency`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+
+from reasonbench.analysis.gold import load_gold
+from reasonbench.analysis.metrics import paired_consistency, summarize
+from reasonbench.analysis.scoring import accounts_for_changes, score
+from reasonbench.core.sources import GNA, mask_members
+from reasonbench.predictions.record import PredictionRecord
+from reasonbench.targets import Parsed, ParseResult
+
+__all__ = ["CONTROLS", "accuracy_section", "control_rows", "prediction_record"]
+
+CONTROLS = "controls_locked"
+
+
+def control_rows(data_dir: Path, parents: set[str]) -> list[dict[str, Any]]:
+    """The locked controls (id, prompt, split) of the given parent items, if generated."""
+    path = data_dir / f"{CONTROLS}.parquet"
+    if not path.is_file():
+        return []
+    rows = pq.read_table(path, columns=["id", "split", "prompt", "parent_id"]).to_pylist()
+    return [r for r in rows if r["parent_id"] in parents]
+
+
+def prediction_record(
+    example_id: str, split: str, method: str, text: str, parsed: ParseResult
+) -> PredictionRecord:
+    """A prediction record of one answer, as ``reasonbench analyze`` would read it."""
+    ok = isinstance(parsed, Parsed)
+    sets = parsed.sets if isinstance(parsed, Parsed) else None
+    cube = parsed.cube if isinstance(parsed, Parsed) else None
+    return PredictionRecord(
+        example_id=example_id,
+        method=method,
+        seed=0,
+        split=split,
+        raw_output=text,
+        parse_ok=ok,
+        pred_old_verdict=parsed.old if isinstance(parsed, Parsed) else None,
+        pred_new_verdict=parsed.new if isinstance(parsed, Parsed) else None,
+        pred_receipt=None
+        if sets is None
+        else json.dumps([list(mask_members(m, GNA)) for m in sets]),
+        pred_cube=None if cube is None else json.dumps(cube.cells()),
+        confidence=None,
+        confidence_source=None,
+        verdict_source="model",
+    )
+
+
+def accuracy_section(
+    data_dir: Path,
+    method: str,
+    items: Sequence[tuple[str, str, str]],  # (example id, split, prompt)
+    controls: Sequence[tuple[str, str, str]],
+    answers: Mapping[str, Sequence[str]],
+    parsed: Mapping[str, Sequence[ParseResult]],
+) -> dict[str, Any]:
+    """Metrics on the items' first answers; consistency per control type on their controls."""
+    splits = tuple(sorted({s for _, s, _ in items} | {s for _, s, _ in controls}))
+    gold = load_gold(data_dir, splits)
+
+    def records(rows: Sequence[tuple[str, str, str]]) -> list[PredictionRecord]:
+        return [prediction_record(i, s, method, answers[p][0], parsed[p][0]) for i, s, p in rows]
+
+    item_records, control_records = records(items), records(controls)
+    accounts = accounts_for_changes(item_records)
+    scored = [score(gold[r.example_id], r, accounts) for r in item_records]
+    out: dict[str, Any] = {"items": summarize(scored), "consistency": {}}
+    if control_records:
+        parents = {s.gold.example_id: s for s in scored}
+        checked = [score(gold[r.example_id], r, accounts) for r in control_records]
+        out["consistency"] = paired_consistency(parents, checked)
+    return out

@@ -1,0 +1,140 @@
+"""Running one judge through the stress suite and the accuracy items: the Judge Card's numbers.
+
+1. build the stress suite of the organizational items of the chosen splits (every rewrite and
+   threshold-shift side certified by execution, :mod:`reasonbench.invariance.suite`);
+2. ask the judge every distinct prompt (rewrites, pair sides, base prompts, and the items'
+   locked controls) — greedy judges once plus a second base run to verify zero jitter, sampling
+   judges ``reruns`` times;
+3. read the verdicts with the judge's frozen parser, compute the invariance metrics under both
+   parse-failure handlings, and score the base answers like any prediction records.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reasonbench.assembly.write import manifest_hash
+from reasonbench.invariance.metrics import HANDLINGS, PisConfig, invariance_report
+from reasonbench.invariance.runs import Answers, ask, parse_answers, run_plan, stress_rows
+from reasonbench.invariance.suite import StressSuite, build_suite
+from reasonbench.judges.base import Judge
+from reasonbench.reports.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
+from reasonbench.reports.judge_card.record import JudgeCard
+from reasonbench.targets import Parsed, ParseResult
+
+__all__ = ["CardSettings", "evaluate_judge"]
+
+
+@dataclass(frozen=True)
+class CardSettings:
+    splits: tuple[str, ...] = ("test_locked",)
+    max_items: int | None = None  # a seeded subset of items (None: all)
+    seed: int = 0
+    reruns: int = 3  # answers per prompt for a sampling judge (>= 3)
+    margin: int = 1  # grid steps that make an item "at a threshold" (ambiguous)
+    replicates: int = 2000
+    controls: bool = True  # also answer the items' locked controls (paired consistency)
+    pis: PisConfig = field(default_factory=PisConfig)
+
+
+def _failure_rate(
+    prompts: Sequence[str], parsed: Mapping[str, Sequence[ParseResult]]
+) -> float | None:
+    results = [r for p in dict.fromkeys(prompts) for r in parsed[p]]
+    return sum(not isinstance(r, Parsed) for r in results) / len(results) if results else None
+
+
+def _kinds(suite: StressSuite, controls: Sequence[str]) -> dict[str, list[str]]:
+    return {
+        "base": [i.base_prompt for i in suite.items],
+        "rewrites": [r.prompt for i in suite.items for r in i.rewrites],
+        "threshold_pairs": [
+            p for i in suite.items if i.pair for p in (i.pair.strict_prompt, i.pair.lax_prompt)
+        ],
+        "controls": list(controls),
+    }
+
+
+def _data(data_dir: Path, suite: StressSuite, settings: CardSettings) -> dict[str, Any]:
+    manifest_path = data_dir / "MANIFEST.json"
+    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"files": {}}
+    return {
+        "manifest_sha256": manifest_hash(manifest),
+        "benchmark": manifest.get("config", {}).get("name"),
+        "data_dir": str(data_dir),
+        "stratum": "organizational",
+        "splits": list(settings.splits),
+        "items": len(suite.items),
+        "units": len({i.unit_id for i in suite.items}),
+        "clear_items": sum(i.clear for i in suite.items),
+        "rewrites": sum(len(i.rewrites) for i in suite.items),
+        "threshold_pairs": sum(i.pair is not None for i in suite.items),
+        "expected_to_lax": sum(
+            i.pair is not None and i.pair.expected == "to_lax" for i in suite.items
+        ),
+        "unchanged_rewrites": dict(suite.unchanged),
+        "items_without_pair": suite.without_pair,
+    }
+
+
+def evaluate_judge(
+    judge: Judge, data_dir: Path, settings: CardSettings, info: Mapping[str, Any] | None = None
+) -> tuple[JudgeCard, StressSuite, Answers]:
+    """The card, the suite it was computed on and every answer the judge gave."""
+    suite = build_suite(
+        data_dir, settings.splits, settings.seed, settings.max_items, settings.margin
+    )
+    parents = {i.item_id for i in suite.items}
+    controls = control_rows(data_dir, parents) if settings.controls else []
+    plan = run_plan(judge, settings.reruns)
+    answers = ask(
+        judge, [*suite.prompts(), *(c["prompt"] for c in controls)], plan.runs, settings.seed
+    )
+    base = list(dict.fromkeys(i.base_prompt for i in suite.items))
+    if plan.base_runs > plan.runs:  # greedy: a second answer on every base prompt
+        again = ask(judge, base, plan.base_runs - plan.runs, settings.seed + plan.runs)
+        answers.update({p: (*answers[p], *again[p]) for p in base})
+    parsed = parse_answers(answers, judge.target)
+    comparisons, repeats, pairs = stress_rows(suite, parsed)
+    reports = {
+        h: invariance_report(
+            comparisons, repeats, pairs, settings.pis, h, settings.replicates, settings.seed
+        )
+        for h in HANDLINGS
+    }
+    items = [(i.item_id, i.split, i.base_prompt) for i in suite.items]
+    checks = [(c["id"], CONTROLS, c["prompt"]) for c in controls]
+    accuracy = accuracy_section(data_dir, judge.name, items, checks, answers, parsed)
+    kinds = _kinds(suite, [c["prompt"] for c in controls])
+    runs = {
+        "answers_per_prompt": plan.runs,
+        "answers_per_base_prompt": plan.base_runs,
+        "distinct_prompts": len(answers),
+        "sampling": judge.sampling,
+        # a greedy judge must answer the same prompt identically; False flags a broken decoder
+        "greedy_jitter_verified": None
+        if judge.sampling
+        else all(len(set(answers[p])) == 1 for p in base),
+        "parse_failure_rate": {k: _failure_rate(v, parsed) for k, v in kinds.items()},
+    }
+    card = JudgeCard(
+        judge={
+            "name": judge.name,
+            "target": judge.target,
+            "sampling": judge.sampling,
+            **(info or {}),
+        },
+        data=_data(data_dir, suite, settings),
+        runs=runs,
+        invariance=reports,
+        accuracy=accuracy,
+        pis_config=settings.pis,
+        settings={
+            k: list(v) if k == "splits" else v for k, v in asdict(settings).items() if k != "pis"
+        },
+    )
+    return card, suite, answers
