@@ -24,4 +24,8 @@ step "analysis (bootstrap, Holm, consistency, selective debt)"
 reasonbench analyze
 step "tables and figures"
 reasonbench tables
-step "done: results/README.md, results/tables/, results/figures/, results/audit/paper/"
+step "Judge Cards of the baselines (policy-invariance stress test beside accuracy)"
+for judge in majority tfidf; do
+    reasonbench judge-card judge="$judge" write_answers=false
+done
+step "done: results/README.md, results/tables/, results/figures/, results/audit/paper/, results/judge_cards/"

@@ -52,7 +52,10 @@ def run(cfg: DictConfig) -> int:
         card, suite, answers = evaluate_judge(judge, Path(cfg.data_dir), settings, info)
     except (JudgeError, SuiteError, CertificationError, FileNotFoundError) as exc:
         return fail(COMMAND, str(exc))
-    written = write_card(card, Path(cfg.out_dir), suite, answers if cfg.write_answers else None)
+    keep = bool(cfg.write_answers)
+    written = write_card(
+        card, Path(cfg.out_dir), suite if keep else None, answers if keep else None
+    )
     pis_value = "undefined" if card.pis is None else f"{card.pis:.2f}"
     print(f"{judge.name}: PIS {pis_value} on {card.data['items']} items -> {written['html']}")
     return 0
