@@ -10,6 +10,7 @@ from reasonbench.strata.base import Stratum
 FACTORIES: dict[str, str] = {
     "organizational": "reasonbench.strata.organizational:OrganizationalStratum",
     "logical": "reasonbench.strata.logical:LogicalStratum",
+    "agentic": "reasonbench.strata.agentic:AgenticStratum",
 }
 
 

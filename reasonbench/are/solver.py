@@ -1,0 +1,117 @@
+"""The exact global solver: a global reflective equilibrium, its decision and the margin Gamma_A.
+
+``solve`` compiles the state, removes what provably cannot vary (:mod:`.reduction`), and searches
+the rest exactly: vectorised enumeration while at most ``enumeration.LIMIT`` claims remain after
+closed-form elimination, the MILP beyond (or either on request). Both backends are exact, so
+the decision, the energy, Gamma_A and the worst case of any requested observable over the
+global minimisers are the same whichever runs; only the selected minimiser may differ when
+several tie.
+
+Observables are quadratic forms (e.g. an override Ov_s, the violated weight behind rho): their
+maximum over *all* global equilibria is reported, so an oversight rule evaluated on it never
+depends on which of several tied equilibria a backend happened to select.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from reasonbench.are.compilation import TOL, Quadratic, Vector, energy_form
+from reasonbench.are.enumeration import enumerable, enumerate_search
+from reasonbench.are.milp import milp_search
+from reasonbench.are.model import ReflectiveState
+from reasonbench.are.reduction import reduce_problem
+
+METHODS = ("auto", "enumeration", "milp")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A global reflective equilibrium x* with what the certificate and the oversight need."""
+
+    x: tuple[int, ...]  # statuses in claim order
+    energy: float
+    decision: tuple[str, ...]  # Dc(x*): accepted consequential actions, in claim order
+    gamma: float  # Gamma_A(x*); math.inf when no feasible position decides otherwise
+    unique: bool | None  # x* is the only global minimiser (None: not checked)
+    worst: tuple[float, ...]  # max of each requested observable over all global minimisers
+    method: str
+    free: int  # claims searched after the exact reduction
+
+    @property
+    def tied(self) -> bool:
+        """Another consequential decision is exactly as good (Gamma_A = 0)."""
+        return self.gamma < TOL
+
+    def vector(self) -> Vector:
+        return np.array(self.x, dtype=float)
+
+    def accepted(self, state: ReflectiveState) -> tuple[str, ...]:
+        return tuple(c.id for c, s in zip(state.claims, self.x, strict=True) if s > 0)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "x": list(self.x),
+            "energy": self.energy,
+            "decision": list(self.decision),
+            "gamma": None if math.isinf(self.gamma) else self.gamma,
+            "unique": self.unique,
+            "worst": list(self.worst),
+            "method": self.method,
+            "free": self.free,
+        }
+
+
+def solve(
+    state: ReflectiveState,
+    observables: Sequence[Quadratic] = (),
+    method: str = "auto",
+    presolve: bool = True,
+    check_unique: bool = True,
+    energy: Quadratic | None = None,
+) -> Solution:
+    """The exact global equilibrium of ``state`` (see the module docstring)."""
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    form = energy_form(state) if energy is None else energy
+    problem = reduce_problem(state, form, observables, presolve)
+    if method == "auto":
+        method = "enumeration" if enumerable(problem) else "milp"
+    if method == "enumeration" or problem.n == 0:
+        search, method = enumerate_search(problem), "enumeration"
+    else:
+        search = milp_search(problem, check_unique)
+    x = problem.expand(search.x)
+    statuses = tuple(int(s) for s in x)
+    decision = tuple(a for a in _in_claim_order(state) if statuses[state.index[a]] > 0)
+    return Solution(
+        statuses,
+        form.value(x),
+        decision,
+        search.gamma,
+        search.unique,
+        search.worst,
+        method,
+        problem.n,
+    )
+
+
+def _in_claim_order(state: ReflectiveState) -> tuple[str, ...]:
+    members = set(state.consequential)
+    return tuple(a for a in state.actions if a in members)
+
+
+def feasible(state: ReflectiveState, x: Sequence[float] | Vector) -> bool:
+    """x respects H (prescribed statuses) and F (no prohibited pair both accepted)."""
+    index = state.index
+    if any(x[index[u]] != s for u, s in state.fixed):
+        return False
+    return not any(x[index[h]] > 0 and x[index[a]] > 0 for h, a in state.prohibitions)
+
+
+def consequential_decision(state: ReflectiveState, x: Sequence[float] | Vector) -> tuple[str, ...]:
+    return tuple(a for a in _in_claim_order(state) if x[state.index[a]] > 0)

@@ -1,0 +1,109 @@
+"""The fourth paired control: quarantined injections (Theorem 4) change nothing.
+
+:func:`quarantine_control` adds planted untrusted text (the family's injections) to the grounds
+of *both* the old and the revised state, and returns the controlled transition only when the
+quarantine conditions Q1-Q3 hold in every one of the 2^3 cells (each hybrid without the text
+against the same hybrid with it); where an authority trusts untrusted text more than the
+harness's defence can outweigh, the planted text enters at a lower anchor (Q3's bound). Then,
+by the theorem, every cell's global equilibria are the
+old ones with the injected claims rejected: decisions, Gamma_A and the oversight quantities are
+unchanged, so the gold cube — endpoints and receipt included — is identical.
+
+**Relation** (:func:`quarantine_consistent`): as for permutation and distractor controls,
+everything the two predictions say (endpoints, receipt family, cube cells) must coincide.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+from reasonbench.are.cases import CaseFamily, Injection
+from reasonbench.are.quarantine import check_quarantine
+from reasonbench.controls.relations import Said, identical
+from reasonbench.core.sources import full_mask
+from reasonbench.core.state import EvaluatorState, hybrid
+from reasonbench.strata.agentic.adjudicator import deliberation, parts
+from reasonbench.strata.agentic.components import Grounds
+from reasonbench.strata.base import Transition
+
+CONTROL = "quarantine"
+SUFFIX = "qua"
+
+
+def _inject(state: EvaluatorState[object], chosen: list[Injection]) -> EvaluatorState[object]:
+    grounds = state["G"]
+    assert isinstance(grounds, Grounds)
+    return state.replace(
+        G=replace(
+            grounds,
+            claims=(*grounds.claims, *(i.claim for i in chosen)),
+            asserted=(*grounds.asserted, *(r for i in chosen for r in i.asserts)),
+        )
+    )
+
+
+def quarantined_everywhere(family: CaseFamily, plain: Transition, injected: Transition) -> bool:
+    """Q1-Q3 (and Definition 12) hold between every cell of ``plain`` and of ``injected``."""
+    for mask in range(full_mask(3) + 1):
+        base = deliberation(*parts(hybrid(plain.old, plain.new, mask)), family.actions)
+        perturbed = deliberation(*parts(hybrid(injected.old, injected.new, mask)), family.actions)
+        if not check_quarantine(base, perturbed).holds:
+            return False
+    return True
+
+
+def quarantine_control(
+    family: CaseFamily, transition: Transition, rng: random.Random, count: int = 2
+) -> Transition | None:
+    """``transition`` with up to ``count`` injections in both grounds, certified by Q1-Q3 in
+    every cell; ``None`` when no injection is left to add or a condition fails somewhere."""
+    present: set[str] = set()
+    for state in (transition.old, transition.new):
+        present.update(c.id for c in parts(state)[0].claims)
+    options = [i for i in family.injections if i.claim.id not in present]
+    if not options:
+        return None
+    chosen = rng.sample(options, min(count, len(options)))
+    controlled = replace(
+        transition, old=_inject(transition.old, chosen), new=_inject(transition.new, chosen)
+    )
+    chosen = _tempered(family, controlled, chosen)
+    controlled = replace(
+        transition, old=_inject(transition.old, chosen), new=_inject(transition.new, chosen)
+    )
+    return controlled if quarantined_everywhere(family, transition, controlled) else None
+
+
+def _tempered(
+    family: CaseFamily, controlled: Transition, chosen: list[Injection]
+) -> list[Injection]:
+    """The injections with anchors lowered, where needed, below Q3's bound in every cell:
+    a0 < (w + lambda) / (2 kappa) for the defence weight w and the claim's kappa there (an
+    authority that trusts untrusted text more would otherwise let planted text past)."""
+    bound = {i.claim.id: 1.0 for i in chosen}
+    for mask in range(full_mask(3) + 1):
+        state = deliberation(*parts(hybrid(controlled.old, controlled.new, mask)), family.actions)
+        fixed = dict(state.fixed)
+        for v in bound:
+            c = state.claim(v)
+            defences = [
+                r.weight
+                for r in state.relations
+                if r.type == "att"
+                and v in (r.source, r.target)
+                and fixed.get(r.target if r.source == v else r.source) == 1
+            ]
+            if c.stubbornness > 0 and defences:
+                limit = (max(defences) + c.systematicity) / (2 * c.stubbornness)
+                bound[v] = min(bound[v], math.floor(limit * 90) / 100)  # 10% below, 2 decimals
+    return [
+        replace(i, claim=replace(i.claim, anchor=min(i.claim.anchor, bound[i.claim.id])))
+        for i in chosen
+    ]
+
+
+def quarantine_consistent(parent: Said, control: Said) -> bool | None:
+    """The relation a prediction pair must satisfy: identical endpoints, receipt and cells."""
+    return identical(parent, control)

@@ -1,0 +1,150 @@
+"""``AgenticStratum``: agent decisions under an exact reflective-equilibrium adjudicator.
+
+Units are concrete cases of the two families of the source paper (a delegated consumer agent,
+an enterprise hiring agent): surface details, an environment of tool outcomes, a priority stance
+and an instruction authority, drawn per unit from a seeded RNG. States are (grounds, norms,
+authority); the context is the task (its candidate actions); verdicts are consequential
+decisions or ``refer``. See docs/strata/agentic.md.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from reasonbench.are.cases import CaseFamily
+from reasonbench.are.loader import DATA_DIR, FAMILIES, load_family
+from reasonbench.core.state import EvaluatorState
+from reasonbench.strata.agentic import adjudicator as adj
+from reasonbench.strata.agentic.components import (
+    FORMAT,
+    Authority,
+    Grounds,
+    Norms,
+    actions_of,
+    surface_of,
+)
+from reasonbench.strata.agentic.control import quarantine_control
+from reasonbench.strata.agentic.distractors import add_distractor
+from reasonbench.strata.agentic.operators import OPERATORS
+from reasonbench.strata.agentic.render import render
+from reasonbench.strata.agentic.sampler import sample_case
+from reasonbench.strata.agentic.templates import load_templates
+from reasonbench.strata.agentic.units import AgenticUnit, make_unit
+from reasonbench.strata.base import JSON, Operator, Rendering, Stratum, Transition
+
+N_UNITS = 64
+"""Units per stratum, split evenly between the families (ids ``agentic-<family>-<nnn>``)."""
+
+
+class AgenticStratum:
+    name = "agentic"
+    operators: Mapping[str, Operator] = MappingProxyType(OPERATORS)
+
+    def __init__(self, data_dir: Path = DATA_DIR, n_units: int = N_UNITS) -> None:
+        self.families = {name: load_family(name, data_dir) for name in FAMILIES}
+        self.templates = load_templates(data_dir / "templates.yaml")
+        self.template_families: tuple[str, ...] = self.templates.names
+        self.held_out_families: tuple[str, ...] = self.templates.held_out
+        self.n_units = n_units
+        self.labels: frozenset[str] = frozenset().union(
+            *(adj.labels_for(f.actions) for f in self.families.values())
+        )
+
+    def units(self, seed: int) -> list[AgenticUnit]:
+        """Unit ``i`` of a family is drawn from ``Random(f"{seed}:agentic:{family}:{i}")``
+        (a string seed is hashed with SHA-512: independent of PYTHONHASHSEED and of other units)."""
+        out = []
+        per_family = [self.n_units // len(FAMILIES)] * len(FAMILIES)
+        for k in range(self.n_units - sum(per_family)):
+            per_family[k] += 1
+        for name, count in zip(FAMILIES, per_family, strict=True):
+            for i in range(count):
+                unit_id = f"agentic-{name}-{i:03d}"
+                rng = random.Random(f"{seed}:agentic:{name}:{i}")
+                out.append(make_unit(self.families[name], unit_id, rng))
+        return out
+
+    def adjudicator(self, context: Mapping[str, Any]) -> adj.AgenticAdjudicator:
+        return adj.AgenticAdjudicator(actions_of(dict(context)))
+
+    def sample_transition(
+        self,
+        unit: Any,
+        rng: random.Random,
+        sources: tuple[str, ...],
+        operators: Sequence[str] | None = None,
+        *,
+        aim: str | None = None,
+        min_depth: int | None = None,
+        max_depth: int | None = None,
+    ) -> Transition | None:
+        # Agent decisions have no proof depth: the depth bounds are accepted and not used.
+        del min_depth, max_depth
+        if not isinstance(unit, AgenticUnit):
+            raise TypeError(f"an agentic unit is an AgenticUnit, got {type(unit).__name__}")
+        return sample_case(unit, rng, sources, self.operators, operators, aim)
+
+    def state_to_json(self, state: EvaluatorState[Any]) -> JSON:
+        grounds, norms, authority = adj.parts(state)
+        return {
+            "format": FORMAT,
+            "grounds": grounds.to_json(),
+            "norms": norms.to_json(),
+            "authority": authority.to_json(),
+        }
+
+    def state_from_json(self, data: Mapping[str, Any]) -> EvaluatorState[Any]:
+        expected = {"format", "grounds", "norms", "authority"}
+        if set(data) != expected or data["format"] != FORMAT:
+            raise ValueError(f"an agentic state has keys {sorted(expected)} and format {FORMAT!r}")
+        return EvaluatorState.of(
+            G=Grounds.from_json(data["grounds"]),
+            N=Norms.from_json(data["norms"]),
+            A=Authority.from_json(data["authority"]),
+        )
+
+    def family_of(self, context: Mapping[str, Any]) -> CaseFamily:
+        """The case family of a context, with the unit's surface details filled in."""
+        return _concrete(self.families[str(context["case"])], surface_of(dict(context)))
+
+    def render(
+        self, transition: Transition, template_family: str, source_order: tuple[str, ...]
+    ) -> Rendering:
+        family = self.family_of(transition.context)
+        return render(
+            transition,
+            family.task,
+            actions_of(dict(transition.context)),
+            self.templates.family(template_family),
+            template_family,
+            source_order,
+        )
+
+    def add_distractor(self, transition: Transition, rng: random.Random) -> Transition | None:
+        return add_distractor(self.family_of(transition.context), transition, rng)
+
+    def quarantine_control(self, transition: Transition, rng: random.Random) -> Transition | None:
+        """The fourth paired control (see :mod:`.control`)."""
+        return quarantine_control(self.family_of(transition.context), transition, rng)
+
+    def proof_depth(self, transition: Transition) -> int | None:
+        return None
+
+    def trace(self, state: EvaluatorState[Any], context: Mapping[str, Any]) -> list[str]:
+        return adj.trace(self.adjudicator(context).decision(state))
+
+
+@lru_cache(maxsize=256)
+def _concrete(family: CaseFamily, surface: tuple[tuple[str, str], ...]) -> CaseFamily:
+    return family.instantiate(dict(surface))
+
+
+if TYPE_CHECKING:  # mypy checks that the class satisfies the Stratum protocol
+
+    def _conforms(stratum: AgenticStratum) -> Stratum:
+        return stratum

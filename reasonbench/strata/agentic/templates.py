@@ -1,0 +1,119 @@
+"""Rendering templates of the agentic stratum as validated data (``data/are/templates.yaml``).
+
+Every family defines every key below, and each key's ``str.format`` placeholders must be exactly
+the ones listed, so a typo fails at load (naming family and key) instead of as a half-rendered
+prompt. ``held_out`` names the family kept for the linguistic-shift split.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from string import Formatter
+from typing import Any
+
+import yaml
+
+from reasonbench.are.loader import DATA_DIR
+from reasonbench.are.validate import AreError, items, need, record
+
+RELATION = ("source", "verb", "target", "strength", "channel")
+KEYS: dict[str, tuple[str, ...]] = {
+    "intro": (),
+    "task": ("task",),
+    "actions_title": (),
+    "action": ("id", "text", "role"),
+    "action_requires": ("id", "text", "role", "claims"),
+    "role_consequential": (),
+    "role_informational": (),
+    "section_G": (),
+    "section_N": (),
+    "section_A": (),
+    "item": ("item",),
+    "empty": (),
+    "claim": ("id", "kind", "channel", "anchor", "text"),
+    "kind_P": (),
+    "kind_J": (),
+    "kind_B": (),
+    "finding": ("id", "anchor"),
+    "observed": ("tool", "outcome"),
+    "relation": RELATION,
+    "relation_given": (*RELATION, "claims"),
+    "verb_supp": (),
+    "verb_att": (),
+    "verb_coh": (),
+    "verb_contra": (),
+    "priority": ("id", "value"),
+    "hard_accept": ("id",),
+    "hard_reject": ("id",),
+    "prohibition": ("claim", "action"),
+    "defence": ("id",),
+    "kappa": ("channel", "value"),
+    "cap": ("channel", "value"),
+    "no_caps": (),
+    "action_kappa": ("value",),
+    "instruction": ("action", "channel"),
+    "instruction_authority": ("channel", "value"),
+    "defence_strength": ("strength",),
+    "oversight": ("gamma", "rho"),
+    "protected": ("channel", "value"),
+    "revision": ("changes",),
+    "no_revision": (),
+    "added": ("items",),
+    "removed": ("items",),
+    "changed": ("items",),
+    "change_join": (),
+    "item_join": (),
+    "question": (),
+}
+
+
+@dataclass(frozen=True)
+class Templates:
+    families: Mapping[str, Mapping[str, str]]
+    held_out: tuple[str, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(self.families)
+
+    def family(self, name: str) -> Mapping[str, str]:
+        try:
+            return self.families[name]
+        except KeyError:
+            raise KeyError(
+                f"unknown template family {name!r}; known: {list(self.families)}"
+            ) from None
+
+
+def _check(where: str, value: Any, allowed: tuple[str, ...]) -> str:
+    need(isinstance(value, str), where, f"must be a string, got {value!r}")
+    try:
+        used = {f for _, f, _, _ in Formatter().parse(value) if f is not None}
+    except ValueError as exc:
+        raise AreError(f"{where}: bad template {value!r}: {exc}") from None
+    need(used == set(allowed), where, f"placeholders {sorted(used)} != expected {sorted(allowed)}")
+    return str(value)
+
+
+def parse_templates(data: Any, where: str) -> Templates:
+    raw = record(data, where, ("families", "held_out"), ("families", "held_out"))
+    families = raw["families"]
+    need(isinstance(families, dict) and len(families) >= 3, where, "need >= 3 template families")
+    parsed: dict[str, dict[str, str]] = {}
+    for name, family in families.items():
+        at = f"{where}: family {name!r}"
+        entries = record(family, at, KEYS, tuple(KEYS))
+        parsed[str(name)] = {k: _check(f"{at}.{k}", v, KEYS[k]) for k, v in entries.items()}
+    held = [str(h) for h in items(raw["held_out"], f"{where}.held_out")]
+    need(all(h in parsed for h in held), f"{where}.held_out", "unknown family")
+    need(len(held) <= len(parsed) - 2, f"{where}.held_out", "two families must stay in training")
+    return Templates(parsed, tuple(held))
+
+
+@lru_cache(maxsize=4)
+def load_templates(path: Path = DATA_DIR / "templates.yaml") -> Templates:
+    with path.open(encoding="utf-8") as handle:
+        return parse_templates(yaml.safe_load(handle), str(path))

@@ -1,0 +1,49 @@
+"""The fourth paired control: quarantined injections leave endpoints and receipt unchanged."""
+
+from __future__ import annotations
+
+import random
+
+from reasonbench.controls.relations import Said
+from reasonbench.core import execute_cube, receipt_of
+from reasonbench.strata.agentic import AgenticStratum, quarantine_consistent
+from reasonbench.strata.agentic.components import Grounds
+from reasonbench.strata.base import Transition
+
+
+def said(stratum: AgenticStratum, t: Transition) -> Said:
+    cube = execute_cube(stratum.adjudicator(t.context), t.old, t.new)
+    receipt = receipt_of(cube)
+    return Said(receipt.old, receipt.new, receipt.sets, cube)
+
+
+def test_gold_satisfies_the_quarantine_relation(
+    stratum: AgenticStratum, transitions: list[Transition]
+) -> None:
+    made = 0
+    for i, t in enumerate(transitions):
+        control = stratum.quarantine_control(t, random.Random(i))
+        if control is None:
+            continue
+        made += 1
+        grounds = control.new["G"]
+        assert isinstance(grounds, Grounds) and any(
+            c.channel == "untrusted" for c in grounds.claims
+        )
+        assert control.old != t.old and control.new != t.new
+        assert quarantine_consistent(said(stratum, t), said(stratum, control)) is True
+    assert made >= len(transitions) * 3 // 4
+
+
+def test_a_wrong_prediction_violates_it(
+    stratum: AgenticStratum, transitions: list[Transition]
+) -> None:
+    t = transitions[0]
+    control = stratum.quarantine_control(t, random.Random(0))
+    assert control is not None
+    parent = said(stratum, t)
+    flipped = "refer" if parent.new != "refer" else "no_action"
+    wrong = Said(parent.old, flipped, parent.sets, None)
+    assert quarantine_consistent(parent, wrong) is False
+    assert quarantine_consistent(parent, Said(parent.old, parent.new, (7,), None)) is False
+    assert quarantine_consistent(Said(None, None, None), Said(None, None, None)) is None
