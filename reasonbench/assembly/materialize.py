@@ -9,13 +9,13 @@ from typing import Any
 from reasonbench.assembly.records import make_record
 from reasonbench.assembly.sampling import Candidate
 from reasonbench.assembly.tasks import UnitTask, select, stratum
-from reasonbench.controls.relations import inverse_cube
+from reasonbench.controls.relations import applies, inverse_cube
 from reasonbench.core.cube import execute_cube
 from reasonbench.core.receipt import receipt_of
 from reasonbench.strata.base import Stratum, Transition
 
 CONTROL_SPLIT_NAME = "controls_locked"
-SUFFIX = {"inverse": "inv", "permutation": "perm", "distractor": "dis"}
+SUFFIX = {"inverse": "inv", "permutation": "perm", "distractor": "dis", "quarantine": "qua"}
 DISTRACTOR_TRIES = 25
 
 
@@ -46,6 +46,8 @@ def _control_records(
     }
     t = parent.transition
     for kind in kinds:
+        if not applies(kind, strat):
+            continue
         rid = f"{parent_id}-{SUFFIX[kind]}"
         if kind == "permutation":
             out.append(
@@ -79,7 +81,35 @@ def _control_records(
             )
         elif kind == "distractor":
             out.append(_distractor(strat, parent, rid, order, rng, common))
+        elif kind == "quarantine":
+            out.append(_quarantined(strat, parent, rid, order, rng, common))
     return out
+
+
+def _quarantined(
+    strat: Stratum,
+    parent: Candidate,
+    rid: str,
+    order: tuple[str, ...],
+    rng: random.Random,
+    common: dict[str, Any],
+) -> dict[str, Any]:
+    controlled = strat.quarantine_control(parent.transition, rng)  # type: ignore[attr-defined]
+    if controlled is None:
+        raise ControlError(f"{common['parent_id']}: no injection satisfies Q1-Q3 in every cell")
+    cube = execute_cube(strat.adjudicator(controlled.context), controlled.old, controlled.new)
+    if cube != parent.cube:  # the quarantine theorem guarantees it; execution checks it
+        raise ControlError(f"{common['parent_id']}: quarantined injection changed the cube")
+    return make_record(
+        strat,
+        controlled,
+        cube,
+        parent.receipt,
+        record_id=rid,
+        control="quarantine",
+        order=order,
+        **common,
+    )
 
 
 def _distractor(

@@ -21,7 +21,7 @@ SPLITS: tuple[str, ...] = (
     "shift_linguistic",
     "shift_depth",
 )
-STRATA: tuple[str, ...] = ("organizational", "logical")
+STRATA: tuple[str, ...] = ("organizational", "logical", "agentic")  # agentic: benchmark=extended
 
 
 class SpecError(ValueError):

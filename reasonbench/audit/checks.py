@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reasonbench.assembly.spec import SPLITS
@@ -53,8 +53,19 @@ def _said(record: Mapping[str, Any]) -> Said:
     )
 
 
-def control_relations(splits: Records, kinds: Sequence[str]) -> tuple[int, list[str]]:
-    """Every locked example has one control of each kind, and gold satisfies each relation."""
+Applicable = Callable[[str, str], bool]
+"""(control kind, stratum name) -> whether that stratum builds that control."""
+
+
+def _every(kind: str, stratum: str) -> bool:
+    return True
+
+
+def control_relations(
+    splits: Records, kinds: Sequence[str], applicable: Applicable = _every
+) -> tuple[int, list[str]]:
+    """Every locked example has one control of each kind its stratum builds, and gold satisfies
+    each relation."""
     parents = {r["id"]: r for r in splits.get("test_locked", ())}
     seen: Counter[tuple[str, str]] = Counter()
     problems = []
@@ -82,10 +93,11 @@ def control_relations(splits: Records, kinds: Sequence[str]) -> tuple[int, list[
         ):
             problems.append(f"{r['id']}: permutation must keep the states and change the order")
         checked += 1
-    for pid in parents:
+    for pid, parent in parents.items():
         for kind in kinds:
-            if seen[(pid, kind)] != 1:
-                problems.append(f"{pid}: {seen[(pid, kind)]} {kind} controls (expected 1)")
+            expected = int(applicable(kind, parent["stratum"]))
+            if seen[(pid, kind)] != expected:
+                problems.append(f"{pid}: {seen[(pid, kind)]} {kind} controls (expected {expected})")
     return checked, problems
 
 
@@ -111,7 +123,9 @@ def shift_rules(splits: Records, config: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def quota_check(splits: Records, config: Mapping[str, Any]) -> list[str]:
+def quota_check(
+    splits: Records, config: Mapping[str, Any], applicable: Applicable = _every
+) -> list[str]:
     main = [r for s in SPLITS for r in splits.get(s, ())]
     problems = []
     for split in SPLITS:
@@ -130,7 +144,11 @@ def quota_check(splits: Records, config: Mapping[str, Any]) -> list[str]:
         if size not in sizes:
             problems.append(f"no changed case with minimum receipt size {size}")
     controls = len(splits.get("controls_locked", ()))
-    expected = len(splits.get("test_locked", ())) * len(config["controls"]["kinds"])
+    expected = sum(
+        applicable(kind, r["stratum"])
+        for r in splits.get("test_locked", ())
+        for kind in config["controls"]["kinds"]
+    )
     if controls != expected:
         problems.append(f"{controls} controls, expected {expected}")
     return problems

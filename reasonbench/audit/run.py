@@ -17,6 +17,7 @@ from reasonbench.assembly.generation import CARDINALITY_DIR
 from reasonbench.assembly.parallel import pmap
 from reasonbench.assembly.write import manifest_hash, write_json
 from reasonbench.audit import checks, reexecute
+from reasonbench.controls.relations import applies
 from reasonbench.strata.base import Stratum
 from reasonbench.strata.registry import load_strata
 
@@ -48,7 +49,12 @@ def audit(
     splits = load_split_dir(data_dir)
     card_dir = data_dir / CARDINALITY_DIR
     cardinality = load_split_dir(card_dir) if card_dir.is_dir() else {}
-    reexecute.install(strata if strata is not None else load_strata(config["strata"]))
+    loaded = dict(strata) if strata is not None else load_strata(config["strata"])
+    reexecute.install(loaded)
+
+    def applicable(kind: str, stratum: str) -> bool:
+        return applies(kind, loaded[stratum])
+
     everything = [r for rows in (*splits.values(), *cardinality.values()) for r in rows]
     chunks = [everything[i : i + CHUNK] for i in range(0, len(everything), CHUNK)]
     label_problems = [
@@ -57,7 +63,7 @@ def audit(
         for e in errs
     ]
     controls_checked, control_problems = checks.control_relations(
-        splits, config["controls"]["kinds"]
+        splits, config["controls"]["kinds"], applicable
     )
     sections = {
         "label_errors": label_problems,
@@ -65,7 +71,7 @@ def audit(
         "prompt_overlap": checks.prompt_overlap(splits),
         "controls": control_problems,
         "shift_rules": checks.shift_rules(splits, config),
-        "quotas": checks.quota_check(splits, config),
+        "quotas": checks.quota_check(splits, config, applicable),
     }
     return {
         "benchmark": config["name"],

@@ -2,7 +2,9 @@
 
 from reasonbench.controls.relations import (
     CONTROLS,
+    STRATUM_HOOKS,
     Said,
+    applies,
     consistent,
     identical,
     inverse_consistent,
@@ -13,7 +15,9 @@ from reasonbench.controls.relations import (
 
 __all__ = [
     "CONTROLS",
+    "STRATUM_HOOKS",
     "Said",
+    "applies",
     "consistent",
     "identical",
     "inverse_consistent",

@@ -5,6 +5,8 @@ What execution semantics guarantee, and so what is checked:
 * **permutation** (same states, sources presented in another order) and **distractor** (an added
   ground/norm certified to change no cube cell): the gold cubes are identical, so endpoints and
   receipt must be identical; for cube predictions, every cell must be identical.
+* **quarantine** (agentic stratum only: untrusted text planted in both states' grounds, certified
+  by the quarantine conditions Q1–Q3 in every cell, docs/are.md): identical, as for a distractor.
 * **inverse** (old and new swapped): cell S of the inverse cube is cell (all − S) of the forward
   cube, so the endpoints swap and, for cube predictions, cells must match under complement. For
   the receipt, *if the forward cube uses exactly two labels and its new-verdict cells are upward
@@ -24,7 +26,18 @@ from dataclasses import dataclass
 from reasonbench.core.cube import Cube
 from reasonbench.core.sources import full_mask
 
-CONTROLS: tuple[str, ...] = ("inverse", "permutation", "distractor")
+CONTROLS: tuple[str, ...] = ("inverse", "permutation", "distractor", "quarantine")
+
+# Controls that only some strata can build: the stratum method that builds one. A quarantine
+# control plants untrusted text that the agentic adjudicator must reject (docs/are.md); the other
+# strata have no untrusted channel, so it does not apply to them.
+STRATUM_HOOKS: dict[str, str] = {"quarantine": "quarantine_control"}
+
+
+def applies(control: str, stratum: object) -> bool:
+    """Whether ``stratum`` (a Stratum object) builds controls of kind ``control``."""
+    hook = STRATUM_HOOKS.get(control)
+    return hook is None or callable(getattr(stratum, hook, None))
 
 
 @dataclass(frozen=True)
@@ -89,7 +102,7 @@ def consistent(control: str, parent: Said, other: Said, gold_forward: Cube) -> b
     """The relation of ``control`` between the parent's and the control's predictions."""
     if control == "inverse":
         return inverse_consistent(parent, other, gold_forward)
-    if control in ("permutation", "distractor"):
+    if control in ("permutation", "distractor", "quarantine"):
         return identical(parent, other)
     raise ValueError(f"unknown control {control!r}; controls are {list(CONTROLS)}")
 

@@ -84,3 +84,17 @@ def test_direct_verdict_pairs_are_not_checkable_for_inverse() -> None:
 def test_minimal_transversals_example() -> None:
     # {G}, {N, A}: every hitting set needs G and one of N, A
     assert minimal_transversals((0b001, 0b110), 3) == (0b011, 0b101)
+
+
+def test_quarantine_applies_only_to_strata_that_build_it() -> None:
+    from reasonbench.controls.relations import applies
+
+    class Plain:
+        pass
+
+    class Agentic:
+        def quarantine_control(self) -> None:
+            return None
+
+    assert applies("quarantine", Agentic()) and not applies("quarantine", Plain())
+    assert all(applies(kind, Plain()) for kind in ("inverse", "permutation", "distractor"))

@@ -1,0 +1,87 @@
+"""The optional agentic stratum through assembly and audit (benchmark=small_extended).
+
+Real strata, so it takes seconds: one build shared by the module.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from reasonbench.assembly import generate, spec_from_config
+from reasonbench.assembly.spec import SpecError
+from reasonbench.audit import audit
+
+CONF = Path(__file__).resolve().parents[2] / "conf"
+
+
+def _config(name: str) -> dict[str, Any]:
+    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
+        cfg = compose("generate", overrides=[f"benchmark={name}"])
+    data: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
+    return dict(data)
+
+
+@pytest.fixture(scope="module")
+def extended(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("extended") / "rb"
+    generate(spec_from_config(_config("small_extended")), out, workers=2, progress=False)
+    return out
+
+
+def test_paper_is_unchanged_by_the_optional_stratum() -> None:
+    paper = _config("paper")
+    assert paper["strata"] == ["organizational", "logical"]
+    assert "quarantine" not in paper["controls"]["kinds"]
+    full = spec_from_config(_config("extended"))
+    assert full.strata == ("organizational", "logical", "agentic")
+
+
+def test_agentic_cases_and_quarantine_controls(extended: Path) -> None:
+    locked = pq.read_table(extended / "test_locked.parquet").to_pylist()
+    controls = pq.read_table(extended / "controls_locked.parquet").to_pylist()
+    agentic = {r["id"] for r in locked if r["stratum"] == "agentic"}
+    assert len(agentic) == 20
+    quarantined = [c for c in controls if c["control"] == "quarantine"]
+    # exactly one per agentic parent, none for the strata without an untrusted channel
+    assert sorted(c["parent_id"] for c in quarantined) == sorted(agentic)
+    parents = {r["id"]: r for r in locked}
+    for control in quarantined:
+        parent = parents[control["parent_id"]]
+        assert control["cube"] == parent["cube"] and control["receipt"] == parent["receipt"]
+        assert control["old_state"] != parent["old_state"]  # the planted text is really there
+    train = pq.read_table(extended / "train.parquet").to_pylist()
+    assert all(r["proof_depth"] is None for r in train if r["stratum"] == "agentic")
+    assert any(json.loads(r["receipt"]) for r in train if r["stratum"] == "agentic")
+
+
+def test_extended_audits_clean(extended: Path) -> None:
+    result = audit(extended, workers=1, progress=False)
+    assert result["passed"], result["counts"]
+    assert result["controls_checked"] == result["controls_reproduced"] == 320
+
+
+def test_audit_catches_a_missing_quarantine_control(extended: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "rb"
+    shutil.copytree(extended, copy)
+    path = copy / "controls_locked.parquet"
+    rows = [r for r in pq.read_table(path).to_pylist() if r["control"] != "quarantine"]
+    pq.write_table(pa.Table.from_pylist(rows, schema=pq.read_schema(path)), path)
+    result = audit(copy, workers=1, progress=False)
+    assert not result["passed"]
+    assert result["counts"]["controls"] == 20  # "0 quarantine controls (expected 1)" per parent
+
+
+def test_unknown_control_is_refused() -> None:
+    data = _config("small_extended")
+    data["controls"]["kinds"] = [*data["controls"]["kinds"], "mirror"]
+    with pytest.raises(SpecError, match="unknown control 'mirror'"):
+        spec_from_config(data)
