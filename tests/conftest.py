@@ -1,4 +1,6 @@
-"""Session fixtures shared across the suite: a small benchmark generated on toy strata."""
+"""Session fixtures shared across the suite: a small benchmark on toy strata, the real
+``benchmark=small`` (generated once per session, with its cardinality splits) and the cache
+directory of the tiny model."""
 
 from __future__ import annotations
 
@@ -16,6 +18,24 @@ def toy_strata() -> dict[str, ToyStratum]:
         "organizational": ToyStratum("organizational", 20),
         "logical": ToyStratum("logical", 40, with_depth=True),
     }
+
+
+@pytest.fixture(scope="session")
+def small_bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``reasonbench generate benchmark=small`` through the CLI, as a user runs it (~6 s, once)."""
+    from reasonbench.cli.main import main
+
+    out = tmp_path_factory.getbasetemp() / "rb-small"
+    if not (out / "MANIFEST.json").is_file():
+        argv = ["generate", "benchmark=small", f"out_dir={out}", "progress=false", "workers=1"]
+        assert main(argv) == 0
+    return out
+
+
+@pytest.fixture(scope="session")
+def tiny_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the session's tiny model is built (once, by the first test that needs it)."""
+    return tmp_path_factory.getbasetemp() / "tiny-cache"
 
 
 @pytest.fixture(scope="session")

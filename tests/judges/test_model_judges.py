@@ -13,14 +13,13 @@ import pytest
 from reasonbench.baselines import load_rows
 from reasonbench.judges import JudgeError, make_judge
 from reasonbench.models.tiny import build_tiny
-from tests.invariance.bench import tiny_cache
 
 TINY = {"prompt_style": "plain", "batch_size": 4, "device": "cpu", "dtype": "fp32"}
 
 
 @pytest.fixture(scope="module")
-def tiny(small_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tiny(small_bench, tiny_cache(tmp_path_factory))
+def tiny(small_bench: Path, tiny_cache: Path) -> Path:
+    return build_tiny(small_bench, tiny_cache)
 
 
 @pytest.fixture(scope="module")

@@ -24,15 +24,14 @@ from reasonbench.reports.judge_card import (
     to_markdown,
     write_card,
 )
-from tests.invariance.bench import small_benchmark, tiny_cache
 
 SETTINGS = CardSettings(replicates=300)
 TFIDF = {"ngram": [2, 3], "max_features": 5000}
 
 
 @pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return small_benchmark(tmp_path_factory)
+def bench(small_bench: Path) -> Path:
+    return small_bench
 
 
 @pytest.fixture(scope="module")
@@ -182,12 +181,10 @@ def test_sampling_judge_is_rerun_and_its_jitter_subtracted(bench: Path) -> None:
         evaluate_judge(judge, bench, CardSettings(max_items=2, reruns=2))
 
 
-def test_cli_cards_the_tiny_model(
-    bench: Path, tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def test_cli_cards_the_tiny_model(bench: Path, tmp_path: Path, tiny_cache: Path) -> None:
     out = tmp_path / "tiny"
     argv = ["judge-card", "judge=tiny", f"data_dir={bench}", f"out_dir={out}", "max_items=3",
-            "controls=false", "replicates=100", f"judge.args.cache_dir={tiny_cache(tmp_path_factory)}",
+            "controls=false", "replicates=100", f"judge.args.cache_dir={tiny_cache}",
             "judge.args.decoding.max_new_tokens=6"]  # fmt: skip
     assert main(argv) == 0
     card = JudgeCard.from_json(json.loads((out / "judge_card.json").read_text()))

@@ -1,30 +1,14 @@
-"""Helpers for the learning tests: the real small benchmark (generated once per session) and
-composed ``train``/``predict`` configs for the tiny model."""
+"""Helpers for the learning tests: composed ``train``/``predict`` configs for the tiny model (the
+small benchmark and the tiny-model cache are session fixtures of tests/conftest.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import pytest
 from hydra import compose, initialize_config_dir
-from omegaconf import DictConfig, OmegaConf
+from omegaconf import DictConfig
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
-
-
-def small_benchmark(factory: pytest.TempPathFactory) -> Path:
-    """``reasonbench generate benchmark=small`` (with the cardinality splits), once per session:
-    every fixture calling this shares the directory under the session's base temp."""
-    from reasonbench.assembly import generate, spec_from_config
-
-    out = factory.getbasetemp() / "rb-small"
-    if not (out / "MANIFEST.json").is_file():
-        with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-            cfg = compose("generate", overrides=["benchmark=small"])
-        spec: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
-        generate(spec_from_config(spec), out, workers=1, progress=False, cardinality=True)
-    return out
 
 
 def composed(name: str, overrides: list[str]) -> DictConfig:
