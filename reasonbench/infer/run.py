@@ -65,6 +65,21 @@ def load_rows(data_dir: Path, splits: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def decoding_config(cfg: DictConfig) -> dict[str, Any]:
+    """Everything besides backbone, adapter and prompt that decides a generation: part of every
+    cache key. The attention kernel is in it: sdpa and flash-attention round bf16 differently,
+    which can change a greedy token."""
+    return {
+        "strategy": "greedy",
+        "target": str(cfg.target.name),
+        "max_new_tokens": int(cfg.max_new_tokens),
+        "dtype": str(cfg.model.dtype),
+        "attn_implementation": str(cfg.model.attn_implementation),
+        "merged_adapter": bool(cfg.merge_adapter),
+        "cue": model_input(""),
+    }
+
+
 def load_predictor(cfg: DictConfig, backbone: Backbone, device: Any) -> Any:
     from peft import PeftModel
 
@@ -95,14 +110,7 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
         )
     adapter = adapter_hash(Path(cfg.run_dir) / "adapter")
     target = str(cfg.target.name)
-    decoding = {
-        "strategy": "greedy",
-        "target": target,
-        "max_new_tokens": int(cfg.max_new_tokens),
-        "dtype": str(cfg.model.dtype),
-        "merged_adapter": bool(cfg.merge_adapter),
-        "cue": model_input(""),
-    }
+    decoding = decoding_config(cfg)
     rows = load_rows(data_dir, list(cfg.splits))
     labels = {s: load_stratum(s).labels for s in sorted({r["stratum"] for r in rows})}
     keys = [cache_key(backbone.identity, adapter, model_input(r["prompt"]), decoding) for r in rows]

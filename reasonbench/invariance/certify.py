@@ -59,7 +59,8 @@ def canonical_scope(scope: Scope) -> Scope:
 
 
 class Certifier:
-    """Certifies rewrites of one clause under one wording (parses are cached per text)."""
+    """Certifies rewrites of one clause under one wording (readings are cached per text, the
+    comparison with the intended rule or scope is not)."""
 
     def __init__(self, clause: Clause, wording: Wording) -> None:
         self.clause, self.wording = clause, wording
@@ -74,33 +75,40 @@ class Certifier:
         )
 
     def norm(self, norm: Norm) -> Norm:
-        """The rule as read back from its rewritten text (checks 1–3)."""
+        """The rule as read back from its rewritten text (checks 1–3).
+
+        The reading of a text is cached (checks 1 and 3 depend on the text alone); check 2
+        compares it with *this* rule on every call, since another rule may render to the same
+        text and must not inherit a reading made for the first one."""
         text = rule_text(self.clause, norm, self.wording)
-        if text not in self._norms:
-            try:
-                parsed = self.parser.norm(text)
-            except (UnreadableText, AmbiguousText) as exc:
-                raise self._fail(str(exc)) from None
-            if canonical_norm(parsed) != canonical_norm(norm):
-                raise self._fail(f"text reads as another rule: {parsed} != {norm}")
+        cached = self._norms.get(text)
+        try:
+            parsed = self.parser.norm(text) if cached is None else cached
+        except (UnreadableText, AmbiguousText) as exc:
+            raise self._fail(str(exc)) from None
+        if canonical_norm(parsed) != canonical_norm(norm):  # every call: norms may share a text
+            raise self._fail(f"text reads as another rule: {parsed} != {norm}")
+        if cached is None:
             if rule_text(self.clause, parsed, self.wording, reorder=False) != text:
                 raise self._fail(f"re-rendering the reading does not give the text {text!r}")
             self._norms[text] = parsed
-        return self._norms[text]
+        return parsed
 
     def scope(self, scope: Scope) -> Scope:
+        """The scope as read back from its rewritten text (checks as for :meth:`norm`)."""
         text = scope_rule_text(self.clause, scope, self.wording)
-        if text not in self._scopes:
-            try:
-                parsed = self.parser.scope(text)
-            except (UnreadableText, AmbiguousText) as exc:
-                raise self._fail(str(exc)) from None
-            if canonical_scope(parsed) != canonical_scope(scope):
-                raise self._fail(f"text reads as another scope: {parsed} != {scope}")
+        cached = self._scopes.get(text)
+        try:
+            parsed = self.parser.scope(text) if cached is None else cached
+        except (UnreadableText, AmbiguousText) as exc:
+            raise self._fail(str(exc)) from None
+        if canonical_scope(parsed) != canonical_scope(scope):  # every call: scopes may share a text
+            raise self._fail(f"text reads as another scope: {parsed} != {scope}")
+        if cached is None:
             if scope_rule_text(self.clause, parsed, self.wording, reorder=False) != text:
                 raise self._fail(f"re-rendering the reading does not give the text {text!r}")
             self._scopes[text] = parsed
-        return self._scopes[text]
+        return parsed
 
     def read_state(self, state: EvaluatorState[Any]) -> EvaluatorState[Any]:
         """The state with its rule and scope replaced by their readings (facts untouched)."""

@@ -6,6 +6,13 @@ number, and a resumed run sees exactly the batches an uninterrupted one would. U
 ``accelerate launch`` each process takes every ``world``-th example of a step; the loss is the sum
 over all target tokens of the step divided by their global count, so the gradient does not depend
 on the number of processes, micro-batches or the batching mode.
+
+A step can hold fewer examples than there are processes (the last step of an epoch whose size is
+not a multiple of ``batch_size``). A process left without an example still runs one forward and
+backward — on a stand-in example of the step, its loss multiplied by 0 (:func:`rank_share`) — so
+every process enters DDP's gradient all-reduce and the later collectives in the same order (a
+skipped backward would hang the job or let the replicas drift apart); the zero loss adds nothing
+to the gradient, the logged loss or the token counts.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from tqdm import tqdm
 
 from reasonbench.models.prompting import Encoded
 from reasonbench.train import checkpoint
-from reasonbench.train.batching import micro_batches
+from reasonbench.train.batching import MicroBatch, micro_batches
 from reasonbench.train.lora import batch_inputs, trainable_state
 
 
@@ -55,6 +62,44 @@ def step_examples(step: int, n_examples: int, batch_size: int, seed: int) -> lis
     order = list(range(n_examples))
     random.Random(f"{seed}:order:{epoch}").shuffle(order)
     return order[within * batch_size : (within + 1) * batch_size]
+
+
+@dataclass(frozen=True)
+class RankShare:
+    """One process's part of an optimizer step."""
+
+    batches: list[MicroBatch]
+    dummy: bool  # no example of the step is this process's: one stand-in, its loss times 0
+
+    @property
+    def target_tokens(self) -> int:
+        return 0 if self.dummy else sum(b.target_tokens for b in self.batches)
+
+    def loss_scale(self, world: int, global_targets: torch.Tensor) -> float | torch.Tensor:
+        """Factor on a micro-batch's summed loss before backward. DDP averages gradients over
+        processes, so ``world / global_targets`` gives the global per-token mean; 0 for a stand-in
+        (the backward then only keeps the collectives aligned)."""
+        return 0.0 if self.dummy else world / global_targets
+
+
+def rank_share(
+    examples: Sequence[Encoded],
+    chosen: Sequence[int],
+    rank: int,
+    world: int,
+    batching: str,
+    micro_batch_tokens: int,
+    pad_id: int,
+) -> RankShare:
+    """Micro-batches of process ``rank`` for a step's examples ``chosen``: every ``world``-th one,
+    or, when that leaves none, the step's first example as a stand-in (``dummy``)."""
+    if not chosen:
+        raise ValueError("an optimizer step without examples")
+    mine = [examples[i] for i in chosen[rank::world]]
+    if mine:
+        return RankShare(micro_batches(mine, batching, micro_batch_tokens, pad_id), False)
+    stand_in = [examples[chosen[0]]]
+    return RankShare(micro_batches(stand_in, batching, micro_batch_tokens, pad_id), True)
 
 
 @dataclass
@@ -101,23 +146,23 @@ def run_loop(
         if settings.stop_after is not None and step - start_step >= settings.stop_after:
             break
         chosen = step_examples(step, len(examples), settings.batch_size, settings.seed)
-        mine = [examples[i] for i in chosen[rank::world]]
-        batches = micro_batches(mine, settings.batching, settings.micro_batch_tokens, pad_id)
-        local = torch.tensor(
-            float(sum(b.target_tokens for b in batches)), device=accelerator.device
+        share = rank_share(
+            examples, chosen, rank, world, settings.batching, settings.micro_batch_tokens, pad_id
         )
+        local = torch.tensor(float(share.target_tokens), device=accelerator.device)
         global_targets = accelerator.reduce(local, reduction="sum")
         loss_sum = torch.zeros((), device=accelerator.device)
-        for k, batch in enumerate(batches):
-            last = k == len(batches) - 1
+        for k, batch in enumerate(share.batches):
+            last = k == len(share.batches) - 1
             with accelerator.no_sync(loss_module) if not last else nullcontext():
                 with torch.autocast(accelerator.device.type, torch.bfloat16, enabled=settings.bf16):
                     summed = loss_module(**batch_inputs(batch.to(accelerator.device)))
-                # DDP averages gradients over processes: scale by world to get the global mean
-                accelerator.backward(summed * world / global_targets)
-            loss_sum += summed.detach()
-            tokens += batch.tokens
-            padded += batch.padded_tokens
+                # every process runs this backward, a stand-in with scale 0 included (rank_share)
+                accelerator.backward(summed * share.loss_scale(world, global_targets))
+            if not share.dummy:
+                loss_sum += summed.detach()
+                tokens += batch.tokens
+                padded += batch.padded_tokens
         if settings.max_grad_norm > 0:
             accelerator.clip_grad_norm_(params, settings.max_grad_norm)
         optimizer.step()

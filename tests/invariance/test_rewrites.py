@@ -9,7 +9,12 @@ from functools import cache
 import pytest
 
 from reasonbench.core.cube import execute_cube
-from reasonbench.invariance.certify import CertificationError, Certifier, canonical_norm
+from reasonbench.invariance.certify import (
+    CertificationError,
+    Certifier,
+    canonical_norm,
+    canonical_scope,
+)
 from reasonbench.invariance.render import _blocks, rewrite_prompt, rule_text
 from reasonbench.invariance.wording import BLOCKS, RewriteSet, Wording, load_rewrites
 from reasonbench.strata.base import Transition
@@ -137,3 +142,47 @@ def test_reordering_keeps_the_compiled_rule_but_not_the_tuple() -> None:
     assert rule_text(clause, read, wording, reorder=False) == rule_text(
         clause, clause.rule, wording
     )
+
+
+def test_rules_sharing_a_text_do_not_share_a_certificate(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a lossy rewrite: the rule with the other default renders to the clause rule's text
+    from reasonbench.invariance import certify
+
+    clause = stratum().clause("org-expenses-meals")
+    wording = rewrites().wording("T1-reorder", "memo")
+    rule = clause.rule
+    other = replace(rule, default="approve" if rule.default == "deny" else "deny")
+    assert canonical_norm(other) != canonical_norm(rule)
+    original = certify.rule_text
+
+    def lossy(clause_: object, norm: object, wording_: Wording, reorder: bool = True) -> str:
+        return original(clause, rule if norm == other else norm, wording_, reorder)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(certify, "rule_text", lossy)
+    certifier = Certifier(clause, wording)
+    assert canonical_norm(certifier.norm(rule)) == canonical_norm(rule)
+    with pytest.raises(CertificationError, match="another rule"):
+        certifier.norm(other)  # same text, cached reading: still compared with this rule
+    with pytest.raises(CertificationError, match="another rule"):
+        Certifier(clause, wording).norm(other)  # and without the cache
+
+
+def test_scopes_sharing_a_text_do_not_share_a_certificate(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from reasonbench.invariance import certify
+
+    clause = next(c for c in stratum().clause_set.clauses if c.scope.tests)
+    wording = rewrites().wording("T1-reorder", "memo")
+    scope = clause.scope
+    other = replace(scope, tests=scope.tests[1:])
+    original = certify.scope_rule_text
+
+    def lossy(clause_: object, s: object, wording_: Wording, reorder: bool = True) -> str:
+        return original(clause, scope if s == other else s, wording_, reorder)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(certify, "scope_rule_text", lossy)
+    certifier = Certifier(clause, wording)
+    assert canonical_scope(certifier.scope(scope)) == canonical_scope(scope)
+    with pytest.raises(CertificationError, match="another scope"):
+        certifier.scope(other)

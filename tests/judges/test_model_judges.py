@@ -60,8 +60,10 @@ def test_model_judge_errors(tiny: Path, tmp_path: Path) -> None:
         make_judge("lora", name="t", run_dir=str(tmp_path))
 
 
-def untrained_adapter(tiny: Path, out: Path) -> Path:
-    """A freshly initialised LoRA adapter (B = 0: the model's outputs are the backbone's)."""
+def trained_adapter(tiny: Path, out: Path) -> Path:
+    """A LoRA adapter with non-zero B matrices: unlike a fresh one (B = 0), it changes the
+    backbone's outputs, so a judge that dropped it would be caught."""
+    import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM
 
@@ -69,24 +71,87 @@ def untrained_adapter(tiny: Path, out: Path) -> Path:
     config = LoraConfig(
         r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"
     )
-    get_peft_model(model, config).save_pretrained(out)
+    peft_model = get_peft_model(model, config)
+    generator = torch.Generator().manual_seed(0)
+    with torch.no_grad():
+        for name, p in peft_model.named_parameters():
+            if "lora_B" in name:
+                p.copy_(torch.randn(p.shape, generator=generator) * 0.5)
+    peft_model.save_pretrained(out)
     return out
+
+
+def fake_run(tiny: Path, run_dir: Path, target: str, max_new_tokens: int | None = None) -> Path:
+    """A finished run's files as a LoRA judge reads them (RUN.json, adapter, config.yaml)."""
+    from omegaconf import OmegaConf
+
+    trained_adapter(tiny, run_dir / "adapter")
+    summary: dict[str, Any] = {"backbone": {"path": str(tiny)}, "target": target}
+    (run_dir / "RUN.json").write_text(json.dumps(summary))
+    if max_new_tokens is not None:
+        resolved = {"target": {"name": target, "max_new_tokens": max_new_tokens}, "seed": 0}
+        OmegaConf.save(OmegaConf.create(resolved), run_dir / "config.yaml")
+    return run_dir
 
 
 def test_lora_checkpoint_judges_with_the_training_cue(
     tiny: Path, prompts: list[str], tmp_path: Path
 ) -> None:
+    import torch
+    from peft import PeftModel
+
     from reasonbench.judges.hf import CausalLMJudge, load_causal_lm
     from reasonbench.models.prompting import model_input
 
-    run_dir = tmp_path / "run"
-    untrained_adapter(tiny, run_dir / "adapter")
-    summary: dict[str, Any] = {"backbone": {"path": str(tiny)}, "target": "direct_verdict"}
-    (run_dir / "RUN.json").write_text(json.dumps(summary))
+    run_dir = fake_run(tiny, tmp_path / "run", "direct_verdict", 8)
     options = {"decoding": {"max_new_tokens": 6}, "batch_size": 4, "device": "cpu"}
     judge = make_judge("lora", name="lora", run_dir=str(run_dir), **options)
     assert judge.target == "direct_verdict" and not judge.sampling
+    assert judge.decoding.max_new_tokens == 6  # type: ignore[attr-defined]  # explicit wins
     model, tokenizer = load_causal_lm(tiny, device="cpu")
     plain = CausalLMJudge("base", "direct_verdict", model, tokenizer, model_input, batch_size=4)
     plain.decoding = judge.decoding  # type: ignore[attr-defined]
-    assert judge.generate(prompts) == plain.generate(prompts)
+    # the reference: the same backbone with the adapter applied by hand (not merged)
+    adapted, _ = load_causal_lm(tiny, device="cpu")
+    adapted = PeftModel.from_pretrained(adapted, run_dir / "adapter").eval()
+    reference = CausalLMJudge(
+        "ref", "direct_verdict", adapted, tokenizer, model_input, batch_size=4
+    )
+    reference.decoding = judge.decoding  # type: ignore[attr-defined]
+    inputs = tokenizer(
+        [model_input(p) for p in prompts], return_tensors="pt", padding=True,
+        add_special_tokens=False,
+    )  # fmt: skip
+    with torch.no_grad():
+        logits = judge.model(**inputs).logits  # type: ignore[attr-defined]
+        torch.testing.assert_close(logits, adapted(**inputs).logits, rtol=1e-4, atol=1e-4)
+        assert not torch.allclose(logits, model(**inputs).logits, atol=1e-2)  # adapter applied
+    answers = judge.generate(prompts)
+    assert answers == reference.generate(prompts)
+    assert answers != plain.generate(prompts)
+
+
+def test_lora_judge_decodes_to_the_run_target_length(tiny: Path, tmp_path: Path) -> None:
+    from omegaconf import OmegaConf
+
+    from reasonbench.judges.lora import target_max_new_tokens
+
+    run_dir = fake_run(tiny, tmp_path / "run", "rationale_receipt", 256)
+    conf = Path(__file__).resolve().parents[2] / "conf" / "judge" / "lora.yaml"
+    args: Any = OmegaConf.to_container(OmegaConf.load(conf).args)
+    args |= {"run_dir": str(run_dir), "device": "cpu", "dtype": "fp32"}
+    assert args["decoding"]["max_new_tokens"] is None  # the config leaves it to the run
+    judge: Any = make_judge("lora", name="lora", **args)
+    assert judge.decoding.max_new_tokens == 256  # as trained and as `predict` decodes
+    judge = make_judge("lora", name="lora", run_dir=str(run_dir), device="cpu")
+    assert judge.decoding.max_new_tokens == 256  # no decoding given at all
+    judge = make_judge(
+        "lora", name="lora", run_dir=str(run_dir), device="cpu", decoding={"max_new_tokens": 300}
+    )
+    assert judge.decoding.max_new_tokens == 300  # an explicit value overrides
+    explicit = {"base_path": str(tiny), "adapter_path": str(run_dir / "adapter")}
+    judge = make_judge("lora", name="lora", target="direct_receipt", device="cpu", **explicit)
+    assert judge.decoding.max_new_tokens == target_max_new_tokens("direct_receipt") == 32
+    no_config = fake_run(tiny, tmp_path / "old", "rationale_receipt")
+    with pytest.raises(JudgeError, match="max_new_tokens"):
+        make_judge("lora", name="lora", run_dir=str(no_config), device="cpu")

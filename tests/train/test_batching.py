@@ -10,7 +10,7 @@ from transformers import Qwen3ForCausalLM
 
 from reasonbench.models import Encoded, qwen3_config, varlen
 from reasonbench.train.batching import IGNORE, MODES, layout, micro_batches
-from reasonbench.train.loop import step_examples
+from reasonbench.train.loop import rank_share, step_examples, steps_per_epoch
 from reasonbench.train.lora import TargetTokenLoss, add_lora, batch_inputs
 
 LORA = {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj", "down_proj"]}
@@ -85,3 +85,57 @@ def test_step_plan_is_a_function_of_seed_and_step() -> None:
     assert step_examples(5, 30, 8, seed=1) == step_examples(5, 30, 8, seed=1)
     assert step_examples(0, 30, 8, seed=1) != step_examples(4, 30, 8, seed=1)  # next epoch
     assert step_examples(0, 30, 8, seed=1) != step_examples(0, 30, 8, seed=2)
+
+
+def test_every_process_gets_work_when_a_step_is_short() -> None:
+    # permaug-sized data: 15,410 examples in steps of 16 leave 2 for the last step of an epoch
+    n, batch_size, world = 15_410, 16, 4
+    data = examples(40)  # step_examples only indexes; a few short examples stand for them all
+    pool = [data[i % len(data)] for i in range(n)]
+    last = steps_per_epoch(n, batch_size) - 1
+    for step in (0, last):
+        chosen = step_examples(step, n, batch_size, seed=0)
+        shares = [rank_share(pool, chosen, r, world, "padded", 4096, 0) for r in range(world)]
+        assert all(share.batches for share in shares)  # every process runs a backward
+        assert [s.dummy for s in shares] == (
+            [False] * 4 if step == 0 else [False, False, True, True]
+        )
+        real = sum(share.target_tokens for share in shares)
+        assert real == sum(pool[i].target_tokens for i in chosen)
+        assert all(s.target_tokens == 0 for s in shares if s.dummy)
+
+
+def test_a_stand_in_keeps_the_gradient_of_one_process() -> None:
+    torch.manual_seed(0)
+    model = Qwen3ForCausalLM(qwen3_config("tiny", vocab_size=64, pad_token_id=0, eos_token_id=1))
+    peft = add_lora(model, LORA, gradient_checkpointing=False)
+    with torch.no_grad():
+        for name, p in peft.named_parameters():
+            if "lora_B" in name:
+                p.normal_(0, 0.05)
+    loss_module = TargetTokenLoss(peft)
+    params = [p for p in peft.parameters() if p.requires_grad]
+    data = examples(10, seed=5)
+    chosen = step_examples(2, len(data), 4, seed=0)  # the last step of the epoch: 2 examples
+    assert len(chosen) == 2
+
+    def gradients(world: int) -> list[torch.Tensor]:
+        """Per process: the loop's backward of its share (as DDP would see it, before the mean)."""
+        shares = [rank_share(data, chosen, r, world, "padded", 150, 0) for r in range(world)]
+        global_targets = torch.tensor(float(sum(s.target_tokens for s in shares)))
+        out = []
+        for share in shares:
+            peft.zero_grad()
+            for batch in share.batches:
+                (
+                    loss_module(**batch_inputs(batch)) * share.loss_scale(world, global_targets)
+                ).backward()
+            assert all(p.grad is not None for p in params)  # in DDP's all-reduce, like the others
+            out.append(torch.cat([p.grad.flatten() for p in params if p.grad is not None]))
+        return out
+
+    single = gradients(1)[0]
+    per_process = gradients(3)  # process 2 has no example of the step
+    assert float(per_process[2].abs().sum()) == 0.0
+    torch.testing.assert_close(torch.stack(per_process).mean(0), single, rtol=1e-4, atol=1e-7)
+    assert float(single.abs().sum()) > 0

@@ -112,6 +112,13 @@ def test_second_predict_recomputes_nothing(
     second = predict(cfg)
     assert (second["computed"], second["cached"]) == (0, 80)
     assert out.read_bytes() == before
+    # another attention kernel may round differently: nothing of the cache is reused
+    other = predict_cfg(
+        small_bench, tiny_cache, trained, tmp_path, "splits=[test_locked]",
+        "model.attn_implementation=eager",
+    )  # fmt: skip
+    with pytest.raises(AssertionError, match="the model was loaded"):
+        predict(other)
 
 
 def test_interrupted_predict_resumes(
