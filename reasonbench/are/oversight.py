@@ -12,6 +12,7 @@ decision is exactly as good, a tie that only a human may break.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -32,9 +33,16 @@ MIN_GAMMA = 1e-3
 PROTECTABLE = tuple(c for c in CHANNELS if c != "untrusted")
 
 
+def _threshold(value: Any, where: str) -> float:
+    """theta_s as :func:`limit` reads it from JSON: a positive number, or +inf for none."""
+    if isinstance(value, float) and value == math.inf:
+        return value
+    return limit(value, where) if isinstance(value, int | float) else number(value, where)
+
+
 @dataclass(frozen=True)
 class Thresholds:
-    """gamma_min > 0, rho_max in [0, 1], and theta_s per protected source (sorted by source)."""
+    """gamma_min > 0, rho_max in [0, 1], and theta_s > 0 (or inf) per protected source (sorted)."""
 
     gamma_min: float = 0.5
     rho_max: float = 0.35
@@ -47,7 +55,7 @@ class Thresholds:
         number(self.rho_max, f"{where}.rho_max", 0.0, 1.0)
         for s, theta in self.protected:
             choice(s, f"{where}.protected", PROTECTABLE)
-            need(theta >= 0, f"{where}.protected.{s}", "threshold must be >= 0")
+            _threshold(theta, f"{where}.protected.{s}")
         names = [s for s, _ in self.protected]
         need(names == sorted(set(names)), where, "protected sources must be sorted and unique")
 

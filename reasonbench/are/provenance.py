@@ -140,6 +140,7 @@ def construct(
 ) -> ReflectiveState:
     """The numeric state (see the module docstring); claims keep the order given, then actions."""
     findings, eta, fixed = findings or {}, priorities or {}, fixed or {}
+    actions = tuple(actions)  # read twice (claims, then Ac): a generator must not run dry
     out: list[Claim] = []
     for c in claims:
         if c.id in findings:

@@ -1,10 +1,12 @@
 """The quarantine conditions (Theorem 4) as a checkable report on a (base, perturbed) pair.
 
 The perturbation adds claims I. Besides Definition 12 (I holds no action and no non-negotiable;
-H, x_hat, F and Ac unchanged), the theorem needs:
+H, x_hat, F and Ac unchanged) and I being untrusted content (the oversight quantities read
+channels: an injected claim on another channel would enter an override Ov_s, and its relations
+the denominator of rho), the theorem needs:
 
 * (Q1) relations among the base claims, their anchors and systematicity costs unchanged
-  (stubbornness too: it scales the anchor term);
+  (stubbornness too: it scales the anchor term; and their channels, which Ov_s reads);
 * (Q2) every relation incident to I is an attack, or a support whose supporting claim is in I;
 * (Q3) each v in I is attacked by a non-negotiable accepted claim g with weight
   w_v > 2 kappa_v a0_v - lambda_v.
@@ -47,6 +49,9 @@ def check_quarantine(base: ReflectiveState, perturbed: ReflectiveState) -> Quara
         return QuarantineReport(injected, tuple(problems))
     if any(perturbed.claim(v).kind == "A" for v in injected):
         problems.append("perturbation: an injected claim is an action")
+    for v in injected:
+        if perturbed.claim(v).channel != "untrusted":
+            problems.append(f"perturbation: injected claim {v} is not on the untrusted channel")
     if set(perturbed.fixed) != set(base.fixed):
         problems.append("perturbation: H or its statuses changed")
     if set(perturbed.prohibitions) != set(base.prohibitions):
@@ -55,12 +60,13 @@ def check_quarantine(base: ReflectiveState, perturbed: ReflectiveState) -> Quara
         problems.append("perturbation: Ac changed")
     for c in base.claims:
         p = perturbed.claim(c.id)
-        if (p.anchor, p.stubbornness, p.systematicity) != (
+        if (p.channel, p.anchor, p.stubbornness, p.systematicity) != (
+            c.channel,
             c.anchor,
             c.stubbornness,
             c.systematicity,
         ):
-            problems.append(f"Q1: anchor, stubbornness or systematicity of {c.id} changed")
+            problems.append(f"Q1: channel, anchor, stubbornness or systematicity of {c.id} changed")
     among = Counter(_key(r) for r in perturbed.relations if r.source in old and r.target in old)
     if among != Counter(_key(r) for r in base.relations):
         problems.append("Q1: relations among the base claims changed")

@@ -104,3 +104,23 @@ def test_invalid_states_are_rejected_with_the_place_named() -> None:
         Thresholds(0.0, 0.35)
     with pytest.raises(ValueError):
         random_state(random.Random(0), 1)
+
+
+def test_construct_reads_actions_from_a_generator() -> None:
+    state = build(actions=(a for a in ACTIONS))
+    assert state == build() and state.consequential == ("go",)
+
+
+@pytest.mark.parametrize("theta", [0, 0.0, -1.0, "2", None, True, math.nan, -math.inf])
+def test_thresholds_validate_theta_like_their_json_form(theta: object) -> None:
+    with pytest.raises(AreError, match="protected.user"):
+        Thresholds(0.5, 0.35, (("user", theta),))  # type: ignore[arg-type]
+    if theta is not None:  # null is JSON's "no threshold"
+        with pytest.raises(AreError, match="protected.user"):
+            Thresholds.from_json({"gamma_min": 0.5, "rho_max": 0.35, "protected": {"user": theta}})
+
+
+def test_thresholds_accept_positive_or_infinite_theta() -> None:
+    for theta in (0.5, 2, math.inf):
+        thresholds = Thresholds(0.5, 0.35, (("user", theta),))
+        assert Thresholds.from_json(thresholds.to_json()) == thresholds

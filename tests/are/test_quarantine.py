@@ -104,3 +104,60 @@ def test_observables_follow_the_thresholds() -> None:
     state = with_guard(random_state(random.Random(3), 6))
     assert len(observables(state, THRESHOLDS)) == 3
     assert len(solve(state, observables(state, THRESHOLDS)).worst) == 3
+
+
+def _counter_example(channel: str) -> tuple[ReflectiveState, ReflectiveState]:
+    """A base state with rho 0.5 and Ov_user 1, and one injected claim on ``channel`` that meets
+    Q2 and Q3 (only the guard's attack touches it)."""
+    guard = Claim("guard", "P", "operator", 1.0, 1.5, 0.1)
+    u1, u2 = Claim("u1", "B", "user", 1.0, 1.0, 0.0), Claim("u2", "B", "user", 1.0, 1.0, 0.0)
+    relations = (
+        Relation("u1", "u2", "contra", 1.0, "user"),
+        Relation("guard", "u1", "supp", 1.0, "operator"),
+    )
+    base = ReflectiveState((guard, u1, u2), relations, (("guard", 1),), (), ())
+    v = Claim("v", "B", channel, 0.3, 1.0, 0.0)
+    perturbed = ReflectiveState(
+        (guard, u1, u2, v),
+        (*relations, Relation("guard", "v", "att", 9.0, "operator")),
+        (("guard", 1),),
+        (),
+        (),
+    )
+    return base, perturbed
+
+
+def test_an_injected_claim_off_the_untrusted_channel_is_a_violation() -> None:
+    thresholds = Thresholds(0.5, 0.35, (("user", 1.0),))
+    base, perturbed = _counter_example("user")
+    _, before = oversee(base, thresholds)
+    _, after = oversee(perturbed, thresholds)
+    # the counter-example: Q2 and Q3 hold, yet the oversight quantities move
+    assert abs(before.rho - 0.5) < 1e-9 and abs(after.rho - 1 / 11) < 1e-9
+    assert abs(dict(before.overrides)["user"] - 1.0) < 1e-9
+    assert abs(dict(after.overrides)["user"] - 1.3) < 1e-9
+    report = check_quarantine(base, perturbed)
+    assert not report.holds
+    assert any("v" in p and "untrusted" in p for p in report.problems), report.problems
+    assert not any(p.startswith(("Q2", "Q3")) for p in report.problems), report.problems
+    # on the untrusted channel the same injection is quarantined and changes nothing
+    base, perturbed = _counter_example("untrusted")
+    assert check_quarantine(base, perturbed).holds
+    _, after = oversee(perturbed, thresholds)
+    assert (after.rho, after.overrides) == (before.rho, before.overrides)
+
+
+def test_q1_compares_the_channel_of_base_claims() -> None:
+    base, perturbed = _counter_example("untrusted")
+    moved = tuple(
+        Claim(c.id, c.kind, "agent", c.anchor, c.stubbornness, c.systematicity)
+        if c.id == "u2"
+        else c
+        for c in perturbed.claims
+    )
+    perturbed = ReflectiveState(
+        moved, perturbed.relations, perturbed.fixed, perturbed.prohibitions, ()
+    )
+    report = check_quarantine(base, perturbed)
+    assert not report.holds
+    assert any(p.startswith("Q1") and "u2" in p for p in report.problems), report.problems

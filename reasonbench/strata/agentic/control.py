@@ -20,6 +20,7 @@ import random
 from dataclasses import replace
 
 from reasonbench.are.cases import CaseFamily, Injection
+from reasonbench.are.model import ReflectiveState
 from reasonbench.are.quarantine import check_quarantine
 from reasonbench.controls.relations import Said, identical
 from reasonbench.core.sources import full_mask
@@ -76,32 +77,46 @@ def quarantine_control(
     return controlled if quarantined_everywhere(family, transition, controlled) else None
 
 
+def q3_bound(state: ReflectiveState, claim_id: str) -> float | None:
+    """The anchor below which ``claim_id`` meets Q3 in ``state``, 10% under and to 2 decimals:
+    a0 < (w + lambda) / (2 kappa) for the heaviest non-negotiable attack w on it. ``None`` when
+    nothing non-negotiable attacks it; 1 when nothing needs lowering (kappa 0 or a high bound)."""
+    fixed = dict(state.fixed)
+    c = state.claim(claim_id)
+    defences = [
+        r.weight
+        for r in state.relations
+        if r.type == "att"
+        and claim_id in (r.source, r.target)
+        and fixed.get(r.target if r.source == claim_id else r.source) == 1
+    ]
+    if not defences:
+        return None
+    if c.stubbornness <= 0:
+        return 1.0
+    limit = (max(defences) + c.systematicity) / (2 * c.stubbornness)
+    return min(1.0, math.floor(limit * 90) / 100)
+
+
+def tempered(injection: Injection, bound: float) -> Injection:
+    """``injection`` with its anchor lowered to ``bound`` where it is higher."""
+    claim = replace(injection.claim, anchor=min(injection.claim.anchor, bound))
+    return replace(injection, claim=claim)
+
+
 def _tempered(
     family: CaseFamily, controlled: Transition, chosen: list[Injection]
 ) -> list[Injection]:
-    """The injections with anchors lowered, where needed, below Q3's bound in every cell:
-    a0 < (w + lambda) / (2 kappa) for the defence weight w and the claim's kappa there (an
+    """The injections with anchors lowered, where needed, below Q3's bound in every cell (an
     authority that trusts untrusted text more would otherwise let planted text past)."""
     bound = {i.claim.id: 1.0 for i in chosen}
     for mask in range(full_mask(3) + 1):
         state = deliberation(*parts(hybrid(controlled.old, controlled.new, mask)), family.actions)
-        fixed = dict(state.fixed)
         for v in bound:
-            c = state.claim(v)
-            defences = [
-                r.weight
-                for r in state.relations
-                if r.type == "att"
-                and v in (r.source, r.target)
-                and fixed.get(r.target if r.source == v else r.source) == 1
-            ]
-            if c.stubbornness > 0 and defences:
-                limit = (max(defences) + c.systematicity) / (2 * c.stubbornness)
-                bound[v] = min(bound[v], math.floor(limit * 90) / 100)  # 10% below, 2 decimals
-    return [
-        replace(i, claim=replace(i.claim, anchor=min(i.claim.anchor, bound[i.claim.id])))
-        for i in chosen
-    ]
+            limit = q3_bound(state, v)
+            if limit is not None:
+                bound[v] = min(bound[v], limit)
+    return [tempered(i, bound[i.claim.id]) for i in chosen]
 
 
 def quarantine_consistent(parent: Said, control: Said) -> bool | None:

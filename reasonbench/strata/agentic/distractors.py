@@ -19,7 +19,8 @@ from reasonbench.strata.agentic.components import Grounds, Norms
 from reasonbench.strata.base import Transition
 
 
-def _present(transition: Transition) -> set[str]:
+def present_claims(transition: Transition) -> set[str]:
+    """Ids of the claims in either endpoint (a distractor must be new to both)."""
     ids: set[str] = set()
     for state in (transition.old, transition.new):
         grounds, norms = state["G"], state["N"]
@@ -46,7 +47,7 @@ def with_claim(transition: Transition, claim: ClaimSpec) -> Transition:
 def add_distractor(
     family: CaseFamily, transition: Transition, rng: random.Random
 ) -> Transition | None:
-    present = _present(transition)
+    present = present_claims(transition)
     options = [c for c in family.distractors if c.id not in present]
     if not options:
         return None

@@ -2,8 +2,9 @@
 
 Each returns the revised :class:`Grounds` or ``None`` when it does not apply. ``inject`` is the
 no-op: it plants untrusted content shaped for quarantine (it asserts only supports from itself
-and attacks, and the operator's "data are not commands" rule attacks it), so by Theorem 4 it
-changes no decision while provenance discipline holds; the sampler still verifies inertness.
+and attacks, and the operator's "data are not commands" rule attacks it), at an anchor within
+Q3's bound under the state's authority, and only when Q1-Q3 hold, so by Theorem 4 it changes no
+decision of the state it revises; the sampler still verifies inertness of composed revisions.
 """
 
 from __future__ import annotations
@@ -11,8 +12,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from reasonbench.are.cases import Injection
+from reasonbench.are.quarantine import check_quarantine
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.agentic.components import Grounds
+from reasonbench.strata.agentic.adjudicator import deliberation
+from reasonbench.strata.agentic.components import Authority, Grounds, Norms
+from reasonbench.strata.agentic.control import q3_bound, tempered
 from reasonbench.strata.agentic.units import AgenticUnit, extras, grounds_for
 
 
@@ -65,17 +70,33 @@ def flip_outcome(
     return _rebuild(unit, grounds, observed)
 
 
+def _planted(grounds: Grounds, injection: Injection) -> Grounds:
+    return Grounds(
+        (*grounds.claims, injection.claim),
+        (*grounds.asserted, *injection.asserts),
+        grounds.findings,
+        grounds.observed,
+    )
+
+
 def inject(unit: AgenticUnit, state: EvaluatorState[Any], rng: random.Random) -> Grounds | None:
-    """Planted untrusted text (no-op by quarantine): one of the family's injections."""
+    """Planted untrusted text (no-op by quarantine): one of the family's injections, entering
+    below Q3's bound where the authority trusts untrusted text more than the defence outweighs
+    (as the quarantine control does); ``None`` unless Q1-Q3 then hold against this state."""
     grounds = _current(state)
     present = {c.id for c in grounds.claims}
     options = [i for i in unit.family.injections if i.claim.id not in present]
     if not options:
         return None
     chosen = rng.choice(options)
-    return Grounds(
-        (*grounds.claims, chosen.claim),
-        (*grounds.asserted, *chosen.asserts),
-        grounds.findings,
-        grounds.observed,
-    )
+    norms, authority, actions = state["N"], state["A"], unit.family.actions
+    assert isinstance(norms, Norms) and isinstance(authority, Authority)
+    planted = deliberation(_planted(grounds, chosen), norms, authority, actions)
+    bound = q3_bound(planted, chosen.claim.id)
+    if bound is None:
+        return None
+    revised = _planted(grounds, tempered(chosen, bound))
+    base = deliberation(grounds, norms, authority, actions)
+    if not check_quarantine(base, deliberation(revised, norms, authority, actions)).holds:
+        return None
+    return revised

@@ -27,7 +27,12 @@ def num(value: float) -> str:
 def _claim(c: ClaimSpec, t: Family) -> Item:
     kind = t[f"kind_{c.kind}"]
     text = t["claim"].format(
-        id=c.id, kind=kind, channel=c.channel, anchor=num(c.anchor), text=c.text
+        id=c.id,
+        kind=kind,
+        channel=c.channel,
+        anchor=num(c.anchor),
+        systematicity=num(c.systematicity),
+        text=c.text,
     )
     return f"claim:{c.id}", text
 
@@ -109,11 +114,10 @@ def revision(old: list[Item], new: list[Item], t: Family) -> str:
 
 def _action(a: ActionSpec, t: Family) -> str:
     role = t["role_consequential" if a.consequential else "role_informational"]
+    fields = dict(id=a.id, text=a.text, role=role, footprint=num(a.footprint))
     if a.requires:
-        return t["action_requires"].format(
-            id=a.id, text=a.text, role=role, claims=", ".join(a.requires)
-        )
-    return t["action"].format(id=a.id, text=a.text, role=role)
+        return t["action_requires"].format(claims=", ".join(a.requires), **fields)
+    return t["action"].format(**fields)
 
 
 def render(

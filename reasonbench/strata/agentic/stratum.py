@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from reasonbench.are.cases import CaseFamily
 from reasonbench.are.loader import DATA_DIR, FAMILIES, load_family
+from reasonbench.are.model import check_state
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic import adjudicator as adj
 from reasonbench.strata.agentic.components import (
@@ -102,11 +103,14 @@ class AgenticStratum:
         expected = {"format", "grounds", "norms", "authority"}
         if set(data) != expected or data["format"] != FORMAT:
             raise ValueError(f"an agentic state has keys {sorted(expected)} and format {FORMAT!r}")
-        return EvaluatorState.of(
-            G=Grounds.from_json(data["grounds"]),
-            N=Norms.from_json(data["norms"]),
-            A=Authority.from_json(data["authority"]),
-        )
+        grounds = Grounds.from_json(data["grounds"])
+        norms = Norms.from_json(data["norms"])
+        authority = Authority.from_json(data["authority"])
+        # The adjudicator builds states unchecked (ReflectiveState.trusted): check a loaded one
+        # once, so a malformed file (a duplicate claim id, say) raises AreError, not a wrong
+        # verdict. Actions belong to the task, not the state; the adjudicator adds them.
+        check_state(adj.deliberation(grounds, norms, authority, ()), "agentic state")
+        return EvaluatorState.of(G=grounds, N=norms, A=authority)
 
     def family_of(self, context: Mapping[str, Any]) -> CaseFamily:
         """The case family of a context, with the unit's surface details filled in."""

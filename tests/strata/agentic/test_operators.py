@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import replace
+from typing import Any
 
 from reasonbench.core import execute_cube
 from reasonbench.core.sources import GNA
+from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic import (
     HELD_OUT_OPERATORS,
     OPERATORS,
@@ -13,6 +17,8 @@ from reasonbench.strata.agentic import (
     AgenticUnit,
     base_state,
 )
+from reasonbench.strata.agentic.components import Authority
+from reasonbench.strata.agentic.ops_authority import UNTRUSTED_REGIMES
 from reasonbench.strata.agentic.sampler import inert
 
 
@@ -31,11 +37,33 @@ def test_every_operator_applies_somewhere(units: list[AgenticUnit]) -> None:
     assert sorted({OPERATORS[h].source for h in HELD_OUT_OPERATORS}) == sorted(GNA)
 
 
+def with_regime(state: EvaluatorState[Any], kappa: float, cap: float) -> EvaluatorState[Any]:
+    """``state`` with untrusted content counting ``kappa`` and capped at ``cap`` (inf: none)."""
+    authority = state["A"]
+    assert isinstance(authority, Authority)
+    p = authority.profile
+    stubbornness = tuple((c, kappa if c == "untrusted" else k) for c, k in p.stubbornness)
+    caps = tuple(sorted({**dict(p.caps), "untrusted": cap}.items()))
+    caps = tuple((c, w) for c, w in caps if not math.isinf(w))
+    profile = replace(p, stubbornness=stubbornness, caps=caps)
+    return state.replace(A=replace(authority, profile=profile))
+
+
 def test_noop_operators_are_inert(stratum: AgenticStratum, units: list[AgenticUnit]) -> None:
+    """Each no-op applied directly to base states, under every untrusted-content regime (no
+    sampler filter): swapping its source never changes a cell of the executed cube."""
     for name in ("g_inject", "n_inert_principle", "a_lax_override"):
-        source = OPERATORS[name].source
-        for i, unit in enumerate(units[::8]):
-            t = stratum.sample_transition(unit, random.Random(f"noop:{i}"), (source,), [name])
-            assert t is not None
-            cube = execute_cube(stratum.adjudicator(t.context), t.old, t.new)
-            assert not cube.changed and inert(cube, source)
+        op = OPERATORS[name]
+        applied = 0
+        for i, unit in enumerate(units):
+            adjudicator = stratum.adjudicator(unit.context)
+            for d, (kappa, cap) in enumerate(UNTRUSTED_REGIMES):
+                rng = random.Random(f"noop:{name}:{i}:{d}")
+                old = with_regime(base_state(unit, rng), kappa, cap)
+                component = op.apply(unit, old, rng)
+                if component is None or component == old[op.source]:
+                    continue
+                applied += 1
+                cube = execute_cube(adjudicator, old, old.replace(**{op.source: component}))
+                assert not cube.changed and inert(cube, op.source), (name, unit.unit_id, d)
+        assert applied >= 3 * len(units), (name, applied)

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from reasonbench.are.model import check_state
+from reasonbench.are.validate import AreError
 from reasonbench.core import (
     REFER,
     changed_sources,
@@ -17,7 +18,7 @@ from reasonbench.core import (
     receipt_of,
 )
 from reasonbench.core.sources import GNA
-from reasonbench.strata.agentic import AgenticStratum, AgenticUnit
+from reasonbench.strata.agentic import AgenticStratum, AgenticUnit, distractors
 from reasonbench.strata.base import Transition
 from reasonbench.strata.registry import load_stratum
 from tests.strata.agentic.conftest import SUBSETS
@@ -70,6 +71,16 @@ def test_states_round_trip_and_reexecute(
         check_state(stratum.adjudicator(t.context).decision(t.new).state)
 
 
+def test_malformed_states_raise_on_load(
+    stratum: AgenticStratum, transitions: list[Transition]
+) -> None:
+    data = json.loads(json.dumps(stratum.state_to_json(transitions[0].old)))
+    clash = dict(data["norms"]["claims"][0])  # a grounds claim with a norms claim's id
+    data["grounds"]["claims"].append(clash)
+    with pytest.raises(AreError, match="duplicate claim id"):
+        stratum.state_from_json(data)
+
+
 def test_both_families_generate_cases_with_receipts(
     stratum: AgenticStratum, transitions: list[Transition]
 ) -> None:
@@ -116,8 +127,27 @@ def test_distractors_are_certified(stratum: AgenticStratum, transitions: list[Tr
     for i, t in enumerate(transitions[:6]):
         d = stratum.add_distractor(t, random.Random(i))
         assert d is not None and d != t
+
+
+def test_every_distractor_leaves_the_cube_unchanged(
+    stratum: AgenticStratum, transitions: list[Transition]
+) -> None:
+    """The generator itself (no certification filter): every distractor of the family, added
+    to both endpoints, leaves every cell of the executed cube as it was."""
+    tried = 0
+    for t in transitions:
+        family = stratum.family_of(t.context)
         adjudicator = stratum.adjudicator(t.context)
-        assert execute_cube(adjudicator, d.old, d.new) == execute_cube(adjudicator, t.old, t.new)
+        before = execute_cube(adjudicator, t.old, t.new)
+        present = distractors.present_claims(t)
+        for claim in family.distractors:
+            if claim.id in present:
+                continue
+            d = distractors.with_claim(t, claim)
+            assert d != t
+            assert execute_cube(adjudicator, d.old, d.new) == before, (t.unit_id, claim.id)
+            tried += 1
+    assert tried >= 5 * len(transitions) // 2
 
 
 def test_registry_and_traces(stratum: AgenticStratum, transitions: list[Transition]) -> None:
