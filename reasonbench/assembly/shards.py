@@ -37,8 +37,12 @@ def _serve(conn: Connection) -> None:
         try:
             for index, item in batch:
                 conn.send((index, fn(item)))
-        except Exception:  # the parent re-raises it with the worker's traceback
-            conn.send((_FAILED, traceback.format_exc()))
+        except Exception as error:  # the parent re-raises it, with the worker's traceback
+            text = traceback.format_exc()
+            try:
+                conn.send((_FAILED, (error, text)))
+            except Exception:  # an exception that does not pickle: its traceback still does
+                conn.send((_FAILED, (RuntimeError(text.strip().splitlines()[-1]), text)))
             continue
         conn.send((_DONE, None))
 
@@ -98,7 +102,10 @@ class Shards:
                 if index == _DONE:
                     pending.discard(rank)
                 elif index == _FAILED:
-                    raise RuntimeError(f"{desc}: worker {rank} failed:\n{value}")
+                    # The worker's own exception (QuotaError, ControlError, ...), so callers
+                    # handle it as they would in-process; its traceback rides along as the cause.
+                    error, text = value
+                    raise error from RuntimeError(f"{desc}, worker {rank}:\n{text}")
                 else:
                     results[index] = value
                     bar.update()

@@ -45,9 +45,10 @@ def test_item_i_returns_to_the_same_worker() -> None:
     assert owners[0] != owners[1]
 
 
-def test_a_worker_failure_is_raised_with_its_traceback() -> None:
-    with pytest.raises(RuntimeError, match="three is not allowed"), Shards(2) as shards:
+def test_a_worker_failure_is_raised_as_itself_with_its_traceback() -> None:
+    with pytest.raises(ValueError, match="three is not allowed") as info, Shards(2) as shards:
         shards.map(_boom, list(range(6)), "t", progress=False)
+    assert "_boom" in str(info.value.__cause__)  # the worker's traceback
 
 
 def test_in_process_failure_propagates_unchanged() -> None:
