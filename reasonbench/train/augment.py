@@ -9,14 +9,12 @@ augmentation would teach prompts the benchmark never shows.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from collections.abc import Mapping
 from itertools import permutations
 from typing import Any
 
-from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Stratum, Transition
 
 
@@ -24,28 +22,11 @@ class AugmentError(RuntimeError):
     """A stored example that cannot be re-rendered faithfully; names the example."""
 
 
-def _schema_ordered(stratum: Stratum, unit_id: str, state: EvaluatorState[Any]) -> Any:
-    """Organizational grounds are stored as JSON with sorted keys but rendered in the clause's
-    schema order (distractor facts last); restore that order before rendering."""
-    clause_of = getattr(stratum, "clause", None)
-    grounds = state.components[0]
-    if clause_of is None or not hasattr(grounds, "values"):
-        return state
-    order = {name: i for i, name in enumerate(clause_of(unit_id).by_name)}
-    values = sorted(grounds.values, key=lambda kv: order.get(kv[0], len(order)))
-    return dataclasses.replace(
-        state, components=(type(grounds)(tuple(values)), *state.components[1:])
-    )
-
-
 def transition_of(stratum: Stratum, row: Mapping[str, Any]) -> Transition:
-    unit = str(row["unit_id"])
-    old = stratum.state_from_json(json.loads(row["old_state"]))
-    new = stratum.state_from_json(json.loads(row["new_state"]))
     return Transition(
-        unit,
-        _schema_ordered(stratum, unit, old),
-        _schema_ordered(stratum, unit, new),
+        str(row["unit_id"]),
+        stratum.state_from_json(json.loads(row["old_state"])),
+        stratum.state_from_json(json.loads(row["new_state"])),
         tuple(json.loads(row["operators"])),
         json.loads(row["context"]),
     )

@@ -14,6 +14,7 @@ from typing import Any
 from reasonbench.core.sources import GNA
 from reasonbench.strata.base import Rendering, Transition
 from reasonbench.strata.organizational.adjudicator import unpack
+from reasonbench.strata.organizational.model import Grounds
 from reasonbench.strata.organizational.render import (
     Family,
     grounds_text,
@@ -29,10 +30,20 @@ def source_text(
 ) -> str:
     """The text of one component: ``G`` grounds, ``N`` the rule, ``A`` the scope."""
     if source == "G":
-        return grounds_text(specs, component, family)
+        return grounds_text(specs, in_schema_order(clause, component), family)
     if source == "N":
         return norm_text(clause, component, family)
     return scope_text(clause, component, family)
+
+
+def in_schema_order(clause: Clause, grounds: Grounds) -> Grounds:
+    """``grounds`` in the clause's schema order, distractor facts last (in their own order).
+
+    A generated state already is; a state parsed back from its stored JSON (keys sorted) is not,
+    and must still render to the stored prompt byte for byte."""
+    position = {name: i for i, name in enumerate(clause.by_name)}
+    ordered = sorted(grounds.values, key=lambda item: position.get(item[0], len(position)))
+    return grounds if tuple(ordered) == grounds.values else Grounds(tuple(ordered))
 
 
 SourceText = Callable[[Clause, Mapping[str, FieldSpec], str, Any, Family], str]
