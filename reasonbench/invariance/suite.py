@@ -29,8 +29,7 @@ from reasonbench.invariance.thresholds import Shift, choose_shift
 from reasonbench.invariance.wording import RewriteSet, load_rewrites
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational import OrganizationalStratum
-from reasonbench.strata.organizational.adjudicator import ADJUDICATOR, unpack
-from reasonbench.strata.organizational.model import Grounds
+from reasonbench.strata.organizational.adjudicator import ADJUDICATOR
 from reasonbench.strata.organizational.schema import Clause
 
 __all__ = ["Pair", "Rewrite", "StressItem", "StressSuite", "SuiteError", "build_suite"]
@@ -144,21 +143,10 @@ def read_rows(data_dir: Path, splits: Sequence[str]) -> list[dict[str, Any]]:
     return rows
 
 
-def _schema_order(clause: Clause, grounds: Grounds) -> Grounds:
-    # stored states have sorted keys; the facts are rendered in schema order, distractors last
-    names = [f.name for f in clause.fields if f.name in grounds.mapping]
-    names += sorted(n for n in grounds.mapping if n not in clause.by_name)
-    return Grounds(tuple((n, grounds[n]) for n in names))
-
-
 def transition_of(stratum: OrganizationalStratum, row: dict[str, Any]) -> Transition:
-    clause = stratum.clause(row["unit_id"])
-    states = []
-    for key in ("old_state", "new_state"):
-        state = stratum.state_from_json(json.loads(row[key]))
-        grounds, _, _ = unpack(state)
-        states.append(state.replace(G=_schema_order(clause, grounds)))
-    return Transition(row["unit_id"], states[0], states[1], ())
+    # The renderer puts case facts in schema order itself (stored states have sorted keys).
+    old, new = (stratum.state_from_json(json.loads(row[key])) for key in ("old_state", "new_state"))
+    return Transition(row["unit_id"], old, new, ())
 
 
 class _Builder:
