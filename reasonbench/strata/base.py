@@ -9,8 +9,10 @@ Assembly (splits, quotas, controls, targets, audit) only talks to this interface
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 from typing import Any, Protocol
 
 from reasonbench.core.adjudicator import Adjudicator
@@ -33,6 +35,26 @@ class Operator:
     apply: Callable[[Any, EvaluatorState[Any], random.Random], Any | None]
     noop: bool = False
     description: str = ""
+
+
+NOOP_WEIGHT = 0.5  # no-op operators are drawn at half weight (every operator makes stable cases)
+
+
+def operator_order(
+    names: Sequence[str], operators: Mapping[str, Operator], rng: random.Random
+) -> list[str]:
+    """``names`` in a weighted random order (no-ops at ``NOOP_WEIGHT``): the first is the
+    operator drawn, the rest are the fallbacks, in case it does not apply. Each pick is
+    ``rng.choices`` over what is left, spelled out (the same draws, one ``rng.random()`` each,
+    without its per-call overhead)."""
+    pool, out = list(names), []
+    weights = [NOOP_WEIGHT if operators[n].noop else 1.0 for n in pool]
+    while pool:
+        cumulative = list(accumulate(weights))
+        index = bisect(cumulative, rng.random() * cumulative[-1], 0, len(pool) - 1)
+        out.append(pool.pop(index))
+        del weights[index]
+    return out
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,7 @@ guarantees and one preference:
 from __future__ import annotations
 
 import random
-from bisect import bisect
 from collections.abc import Mapping, Sequence
-from itertools import accumulate
 from typing import Any
 
 from reasonbench.core.cube import Cube, execute_cube
@@ -31,12 +29,11 @@ from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator
 from reasonbench.strata.agentic.ambiguity import ambiguous_revision
 from reasonbench.strata.agentic.units import AgenticUnit, base_state
-from reasonbench.strata.base import Operator, Transition
+from reasonbench.strata.base import Operator, Transition, operator_order
 
 ATTEMPTS = 6
 AIMED_ATTEMPTS = 12
 PIVOT = 0.7
-NOOP_WEIGHT = 0.5
 
 
 def inert(cube: Cube, source: str) -> bool:
@@ -56,18 +53,6 @@ def _matches(aim: str, cube: Cube) -> bool:
     raise ValueError(f"unknown aim {aim!r}")
 
 
-def _order(names: list[str], operators: Mapping[str, Operator], rng: random.Random) -> list[str]:
-    """``names`` in a weighted random order (no-ops at half weight); the rest are fallbacks."""
-    pool, out = list(names), []
-    weights = [NOOP_WEIGHT if operators[n].noop else 1.0 for n in pool]
-    while pool:
-        cumulative = list(accumulate(weights))
-        index = bisect(cumulative, rng.random() * cumulative[-1], 0, len(pool) - 1)
-        out.append(pool.pop(index))
-        del weights[index]
-    return out
-
-
 def revise(
     unit: AgenticUnit,
     old: EvaluatorState[Any],
@@ -79,7 +64,7 @@ def revise(
     state, applied = old, []
     for source in ordered:
         slot = GNA.index(source)
-        for name in _order(pools[source], operators, rng):
+        for name in operator_order(pools[source], operators, rng):
             component = operators[name].apply(unit, state, rng)
             if component is not None and component != state.components[slot]:
                 parts = (*state.components[:slot], component, *state.components[slot + 1 :])

@@ -8,19 +8,15 @@ the query is drawn afterwards from the executed cubes of all candidates (queries
 from __future__ import annotations
 
 import random
-from bisect import bisect
 from collections.abc import Mapping, Sequence
-from itertools import accumulate
 from typing import Any
 
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.base import Operator, Transition
+from reasonbench.strata.base import Operator, Transition, operator_order
 from reasonbench.strata.logical.queries import Want, choose_query
 from reasonbench.strata.logical.targets import choose_target, reaim
 from reasonbench.strata.logical.unit import World
-
-NOOP_WEIGHT = 0.5  # no-op operators are drawn at half weight (every operator makes stable cases)
 
 
 def revise(
@@ -45,7 +41,7 @@ def revise(
             if op.source == source and (permitted is None or n in permitted)
         )
         slot = state.sources.index(source)
-        for name in _weighted_order(names, operators, rng):
+        for name in operator_order(names, operators, rng):
             component = operators[name].apply(world, state, rng)
             if component is not None and component != state.components[slot]:
                 parts = (*state.components[:slot], component, *state.components[slot + 1 :])
@@ -56,22 +52,6 @@ def revise(
         else:
             return None
     return state, tuple(applied)
-
-
-def _weighted_order(
-    names: list[str], operators: Mapping[str, Operator], rng: random.Random
-) -> list[str]:
-    """``names`` in a weighted random order: the first is the operator drawn, the rest are the
-    fallbacks, in case it does not apply. Each pick is ``rng.choices`` over what is left,
-    spelled out (the same draws, one ``rng.random()`` each, without its per-call overhead)."""
-    pool, out = list(names), []
-    weights = [NOOP_WEIGHT if operators[n].noop else 1.0 for n in pool]
-    while pool:
-        cumulative = list(accumulate(weights))
-        index = bisect(cumulative, rng.random() * cumulative[-1], 0, len(pool) - 1)
-        out.append(pool.pop(index))
-        del weights[index]
-    return out
 
 
 def sample_case(
