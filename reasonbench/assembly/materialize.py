@@ -86,6 +86,25 @@ def _control_records(
     return out
 
 
+def _unchanged(
+    strat: Stratum,
+    parent: Candidate,
+    candidate: Transition,
+    kind: str,
+    rid: str,
+    order: tuple[str, ...],
+    common: dict[str, Any],
+) -> dict[str, Any] | None:
+    """The control record of ``candidate`` if executing all 2^k cells gives the parent's cube
+    (certified: nothing that decides any cell changed), else ``None``."""
+    cube = execute_cube(strat.adjudicator(candidate.context), candidate.old, candidate.new)
+    if cube != parent.cube:
+        return None
+    return make_record(
+        strat, candidate, cube, parent.receipt, record_id=rid, control=kind, order=order, **common
+    )
+
+
 def _quarantined(
     strat: Stratum,
     parent: Candidate,
@@ -97,19 +116,11 @@ def _quarantined(
     controlled = strat.quarantine_control(parent.transition, rng)  # type: ignore[attr-defined]
     if controlled is None:
         raise ControlError(f"{common['parent_id']}: no injection satisfies Q1-Q3 in every cell")
-    cube = execute_cube(strat.adjudicator(controlled.context), controlled.old, controlled.new)
-    if cube != parent.cube:  # the quarantine theorem guarantees it; execution checks it
+    # The quarantine theorem guarantees an unchanged cube; execution checks it.
+    record = _unchanged(strat, parent, controlled, "quarantine", rid, order, common)
+    if record is None:
         raise ControlError(f"{common['parent_id']}: quarantined injection changed the cube")
-    return make_record(
-        strat,
-        controlled,
-        cube,
-        parent.receipt,
-        record_id=rid,
-        control="quarantine",
-        order=order,
-        **common,
-    )
+    return record
 
 
 def _distractor(
@@ -120,23 +131,12 @@ def _distractor(
     rng: random.Random,
     common: dict[str, Any],
 ) -> dict[str, Any]:
-    t = parent.transition
     for _ in range(DISTRACTOR_TRIES):
-        candidate = strat.add_distractor(t, rng)
-        if candidate is None:
-            continue
-        cube = execute_cube(strat.adjudicator(candidate.context), candidate.old, candidate.new)
-        if cube == parent.cube:  # certified: every one of the 2^k cells unchanged
-            return make_record(
-                strat,
-                candidate,
-                cube,
-                parent.receipt,
-                record_id=rid,
-                control="distractor",
-                order=order,
-                **common,
-            )
+        candidate = strat.add_distractor(parent.transition, rng)
+        if candidate is not None:
+            record = _unchanged(strat, parent, candidate, "distractor", rid, order, common)
+            if record is not None:
+                return record
     raise ControlError(
         f"{common['parent_id']}: no certified distractor in {DISTRACTOR_TRIES} tries"
     )
