@@ -19,12 +19,8 @@ from reasonbench.invariance.lexicon import Lexicon, parse_lexicon
 from reasonbench.strata.organizational.loader import read_yaml
 from reasonbench.strata.organizational.parse import mapping, need, text
 from reasonbench.strata.organizational.render import Family
-from reasonbench.strata.organizational.templates import (
-    KEYS,
-    TemplateSet,
-    load_templates,
-    placeholders,
-)
+from reasonbench.strata.organizational.templates import KEYS, load_templates
+from reasonbench.strata.template_set import TemplateSet, placeholders
 
 __all__ = [
     "BLOCKS",

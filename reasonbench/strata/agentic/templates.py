@@ -7,17 +7,15 @@ prompt. ``held_out`` names the family kept for the linguistic-shift split.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from string import Formatter
 from typing import Any
 
 import yaml
 
 from reasonbench.are.loader import DATA_DIR
 from reasonbench.are.validate import AreError, items, need, record
+from reasonbench.strata.template_set import TemplateSet, placeholders
 
 RELATION = ("source", "verb", "target", "strength", "channel")
 KEYS: dict[str, tuple[str, ...]] = {
@@ -70,28 +68,13 @@ KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True)
-class Templates:
-    families: Mapping[str, Mapping[str, str]]
-    held_out: tuple[str, ...]
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(self.families)
-
-    def family(self, name: str) -> Mapping[str, str]:
-        try:
-            return self.families[name]
-        except KeyError:
-            raise KeyError(
-                f"unknown template family {name!r}; known: {list(self.families)}"
-            ) from None
+Templates = TemplateSet  # the shape every stratum's families load into
 
 
 def _check(where: str, value: Any, allowed: tuple[str, ...]) -> str:
     need(isinstance(value, str), where, f"must be a string, got {value!r}")
     try:
-        used = {f for _, f, _, _ in Formatter().parse(value) if f is not None}
+        used = placeholders(value)
     except ValueError as exc:
         raise AreError(f"{where}: bad template {value!r}: {exc}") from None
     need(used == set(allowed), where, f"placeholders {sorted(used)} != expected {sorted(allowed)}")

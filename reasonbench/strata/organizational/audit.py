@@ -37,7 +37,7 @@ from reasonbench.strata.organizational.render import (
 )
 from reasonbench.strata.organizational.sampling import sample_grounds
 from reasonbench.strata.organizational.schema import Clause
-from reasonbench.strata.organizational.templates import TemplateSet
+from reasonbench.strata.template_set import TemplateSet
 
 SAMPLES = 4000
 STEMS = {APPROVE: "approv", DENY: "den"}

@@ -21,7 +21,8 @@ from reasonbench.strata.organizational.model import LABELS
 from reasonbench.strata.organizational.prompt import render_transition
 from reasonbench.strata.organizational.registry import OPERATORS
 from reasonbench.strata.organizational.schema import Clause, FieldSpec
-from reasonbench.strata.organizational.templates import TemplateSet, load_templates
+from reasonbench.strata.organizational.templates import load_templates
+from reasonbench.strata.template_set import TemplateSet
 
 
 class OrganizationalStratum:

@@ -8,13 +8,12 @@ its key; loading fails with the family, key and offending placeholder named.
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from reasonbench.strata.organizational.loader import DATA_DIR, read_yaml
 from reasonbench.strata.organizational.parse import ClauseError, mapping, need
+from reasonbench.strata.template_set import TemplateSet, placeholders
 
 PRED = frozenset({"label", "value"})
 LIST = frozenset({"label", "values"})
@@ -58,30 +57,6 @@ KEYS: Mapping[str, frozenset[str]] = {
     "exception_order": SUBJECT,
     "scope": frozenset({"tests"}) | SUBJECT,
 }
-
-
-@dataclass(frozen=True)
-class TemplateSet:
-    """All families; ``held_out`` names the families meant for the linguistic-shift split."""
-
-    families: Mapping[str, Mapping[str, str]]
-    held_out: tuple[str, ...]
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(self.families)
-
-    def family(self, name: str) -> Mapping[str, str]:
-        try:
-            return self.families[name]
-        except KeyError:
-            raise KeyError(
-                f"unknown template family {name!r}; known: {list(self.families)}"
-            ) from None
-
-
-def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
 def parse_templates(data: object, where: str) -> TemplateSet:

@@ -13,7 +13,8 @@ from reasonbench.strata.organizational import (
     Predicate,
     audit_clause,
 )
-from reasonbench.strata.organizational.templates import TemplateSet, load_templates
+from reasonbench.strata.organizational.templates import load_templates
+from reasonbench.strata.template_set import TemplateSet
 
 
 def broken_templates(data_copy: Path, key: str, template: str) -> TemplateSet:
