@@ -39,6 +39,19 @@ def _key(r: Relation) -> tuple[str, str, str, float, str]:
     return (ends[0], ends[1], r.type, r.weight, r.channel)
 
 
+def defences(state: ReflectiveState, claim_id: str) -> list[float]:
+    """Weights of the attacks between ``claim_id`` and a claim fixed true (non-negotiable):
+    what Q3 weighs against the claim's pull."""
+    fixed = dict(state.fixed)
+    return [
+        r.weight
+        for r in state.relations
+        if r.type == "att"
+        and claim_id in (r.source, r.target)
+        and fixed.get(r.target if r.source == claim_id else r.source) == 1
+    ]
+
+
 def check_quarantine(base: ReflectiveState, perturbed: ReflectiveState) -> QuarantineReport:
     old = set(base.index)
     injected = tuple(c.id for c in perturbed.claims if c.id not in old)
@@ -70,7 +83,6 @@ def check_quarantine(base: ReflectiveState, perturbed: ReflectiveState) -> Quara
     among = Counter(_key(r) for r in perturbed.relations if r.source in old and r.target in old)
     if among != Counter(_key(r) for r in base.relations):
         problems.append("Q1: relations among the base claims changed")
-    fixed = dict(perturbed.fixed)
     for r in perturbed.relations:
         if (r.source in new or r.target in new) and not (
             r.type == "att" or (r.type == "supp" and r.source in new)
@@ -82,13 +94,6 @@ def check_quarantine(base: ReflectiveState, perturbed: ReflectiveState) -> Quara
     for v in injected:
         c = perturbed.claim(v)
         need_w = 2 * c.stubbornness * c.anchor - c.systematicity
-        defences = [
-            r.weight
-            for r in perturbed.relations
-            if r.type == "att"
-            and v in (r.source, r.target)
-            and fixed.get(r.target if r.source == v else r.source) == 1
-        ]
-        if not any(w > need_w for w in defences):
+        if not any(w > need_w for w in defences(perturbed, v)):
             problems.append(f"Q3: no non-negotiable attack on {v} outweighs {need_w:g}")
     return QuarantineReport(injected, tuple(problems))

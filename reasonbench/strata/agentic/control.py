@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from reasonbench.are.cases import CaseFamily, Injection
 from reasonbench.are.model import ReflectiveState
-from reasonbench.are.quarantine import check_quarantine
+from reasonbench.are.quarantine import check_quarantine, defences
 from reasonbench.controls.relations import Said, identical
 from reasonbench.core.sources import full_mask
 from reasonbench.core.state import EvaluatorState, hybrid
@@ -81,20 +81,13 @@ def q3_bound(state: ReflectiveState, claim_id: str) -> float | None:
     """The anchor below which ``claim_id`` meets Q3 in ``state``, 10% under and to 2 decimals:
     a0 < (w + lambda) / (2 kappa) for the heaviest non-negotiable attack w on it. ``None`` when
     nothing non-negotiable attacks it; 1 when nothing needs lowering (kappa 0 or a high bound)."""
-    fixed = dict(state.fixed)
     c = state.claim(claim_id)
-    defences = [
-        r.weight
-        for r in state.relations
-        if r.type == "att"
-        and claim_id in (r.source, r.target)
-        and fixed.get(r.target if r.source == claim_id else r.source) == 1
-    ]
-    if not defences:
+    weights = defences(state, claim_id)
+    if not weights:
         return None
     if c.stubbornness <= 0:
         return 1.0
-    limit = (max(defences) + c.systematicity) / (2 * c.stubbornness)
+    limit = (max(weights) + c.systematicity) / (2 * c.stubbornness)
     return min(1.0, math.floor(limit * 90) / 100)
 
 
