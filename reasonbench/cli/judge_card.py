@@ -54,7 +54,11 @@ def run(cfg: DictConfig) -> int:
         return fail(COMMAND, str(exc))
     keep = bool(cfg.write_answers)
     written = write_card(
-        card, Path(cfg.out_dir), suite if keep else None, answers if keep else None
+        card,
+        Path(cfg.out_dir),
+        suite if keep else None,
+        answers if keep else None,
+        bool(cfg.overwrite),
     )
     pis_value = "undefined" if card.pis is None else f"{card.pis:.2f}"
     print(f"{judge.name}: PIS {pis_value} on {card.data['items']} items -> {written['html']}")

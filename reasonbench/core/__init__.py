@@ -3,7 +3,6 @@
 from reasonbench.core.accounting import (
     AccountingSummary,
     Outcome,
-    PredictedTransition,
     account,
     classify,
 )
@@ -15,6 +14,7 @@ from reasonbench.core.adjudicator import (
     register_adjudicator,
     registered_adjudicators,
 )
+from reasonbench.core.answer import Answer
 from reasonbench.core.certify import Certificate, certify_adaptive, certify_exhaustive
 from reasonbench.core.cube import Cube, Oracle, execute_cube, state_oracle
 from reasonbench.core.receipt import (
@@ -41,13 +41,13 @@ __all__ = [
     "GNA",
     "REFER",
     "AccountingSummary",
+    "Answer",
     "Adjudicator",
     "Certificate",
     "Cube",
     "EvaluatorState",
     "Oracle",
     "Outcome",
-    "PredictedTransition",
     "Receipt",
     "account",
     "canonical_family",

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.instructions import TARGET_LINES, instruction
+from reasonbench.judges.instructions import instruction
+from reasonbench.targets import get_target
 
 __all__ = ["CausalLMJudge", "hf_zero_shot", "load_causal_lm", "trim_answer"]
 
@@ -26,7 +27,7 @@ THINK = re.compile(r"^\s*<think>.*?</think>\s*", re.DOTALL)
 def trim_answer(text: str, target: str) -> str:
     """An empty ``<think>`` block dropped, then the first non-empty lines the target has."""
     lines = [line for line in THINK.sub("", text).strip().split("\n") if line.strip()]
-    return "\n".join(lines[: TARGET_LINES[target]])
+    return "\n".join(lines[: get_target(target).lines])
 
 
 def load_causal_lm(path: str | Path, dtype: str = "fp32", device: str = "auto") -> tuple[Any, Any]:
