@@ -47,6 +47,7 @@ class CaseResult:
     queries: int
     reason: str | None = None  # uncertified: "failure", "budget" or "unstable"
     message: str | None = None
+    assumption: str | None = None  # what a receipt is exact under ("monotone ..."), if anything
     unstable: tuple[tuple[int, tuple[str, ...]], ...] = ()
     failures: tuple[tuple[int, Failure], ...] = ()
     violation: Violation | None = None
@@ -75,6 +76,7 @@ class CaseResult:
             "min_size": min(map(popcount, self.sets)) if self.sets else None,
             "queries": self.queries,
             "max_queries": self.max_queries,
+            "assumption": self.assumption,
             "unstable": [{"cell": key(m), "verdicts": list(v)} for m, v in self.unstable],
             "failures": [{"cell": key(m), **f.to_json()} for m, f in self.failures],
             "assumption_violation": (
@@ -98,6 +100,9 @@ def certify_case(
 ) -> CaseResult:
     top = full_mask(len(sources))
     observed: dict[int, CellRuns] = {}
+    assumption = None
+    if execution == "monotone":
+        assumption = "monotone" if order is None else "monotone in " + " < ".join(order)
 
     def oracle(mask: int) -> str:
         runs = observed.get(mask)
@@ -139,6 +144,7 @@ def certify_case(
             queries=len(observed.keys() - {0, top}),
             reason=reason,
             message=message,
+            assumption=assumption if sets and violation is None else None,
             unstable=tuple((m, runs.verdicts) for m, runs in cells if not runs.stable),
             failures=tuple((m, f) for m, runs in cells for f in runs.failures),
             violation=violation,

@@ -25,6 +25,16 @@ def _pct(value: object) -> str:
     return "—" if not isinstance(value, float) else f"{100 * value:.1f}%"
 
 
+def _assumed(summary: CertifySummary) -> str:
+    parts = [f"{n} under the assumption '{a}'" for a, n in summary.under_assumption.items()]
+    if not parts:
+        return ""
+    return (
+        f" Receipts exact only if the declared assumption holds: {', '.join(parts)}; the "
+        "certifier checks every answer it gets against it, but cannot see the cells it skips."
+    )
+
+
 def blocks(summary: CertifySummary) -> list[Block]:
     c, q, cfg = summary.counts, summary.queries, summary.config
     certified = c["changed"] + c["ambiguous"] + c["stable"]
@@ -48,7 +58,7 @@ def blocks(summary: CertifySummary) -> list[Block]:
                 ("stable", c["stable"], "old and new verdict agree: no receipt"),
                 ("uncertified", c["uncertified"], "no receipt could be certified (see below)"),
             ],
-            note=f"{certified} of {summary.input['cases']} cases certified.",
+            note=f"{certified} of {summary.input['cases']} cases certified." + _assumed(summary),
         ),
         ("h2", "Receipts by source set"),
         Table("families", "Receipt families", ("receipt", "cases"), list(summary.families)),

@@ -48,6 +48,7 @@ class CertifySummary:
     uncertified: Sequence[Mapping[str, Any]]
     unstable: Sequence[Mapping[str, Any]]
     violations: Sequence[Mapping[str, Any]]
+    under_assumption: Mapping[str, int] = field(default_factory=dict)
     run: RunStats | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -64,6 +65,7 @@ class CertifySummary:
             "uncertified": [dict(u) for u in self.uncertified],
             "unstable": [dict(u) for u in self.unstable],
             "assumption_violations": [dict(v) for v in self.violations],
+            "receipts_under_assumption": dict(self.under_assumption),
         }
 
 
@@ -116,4 +118,7 @@ def summarize(
             for row in rows
             if row["assumption_violation"]
         ],
+        under_assumption=dict(
+            sorted(Counter(r.assumption for r in results if r.assumption).items())
+        ),
     )

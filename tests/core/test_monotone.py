@@ -127,13 +127,9 @@ def test_contradiction_among_seen_cells_is_always_reported(cube: Cube, use_order
     assert certificate.queries == len(set(asked) - {0, full_mask(cube.k)})
 
 
-def cube_of(cells: dict[str, str], sources: tuple[str, ...] = ("G", "N", "A")) -> Cube:
-    return Cube.from_cells(cells, sources)
-
-
 def test_a_label_beyond_the_new_verdict_is_caught() -> None:
     # deny -> refer, but replacing G alone gives approve: above the revised verdict in the order
-    cube = cube_of(
+    cube = Cube.from_cells(
         {
             "": "deny",
             "G": "approve",
@@ -156,7 +152,7 @@ def test_a_label_beyond_the_new_verdict_is_caught() -> None:
 
 def test_refer_below_deny_is_caught_with_an_order() -> None:
     # deny -> approve; N alone moves to refer, N+A falls back to deny: refer > deny against N ⊂ N+A
-    cube = cube_of(
+    cube = Cube.from_cells(
         {
             "": "deny",
             "G": "deny",
