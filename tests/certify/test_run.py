@@ -272,3 +272,16 @@ def test_summary_json_round_trips(cases_file: Path, tmp_path: Path) -> None:
     assert data == json.loads(json.dumps(summary.to_json()))
     assert data["config"]["execution"] == "monotone" and data["input"]["cases"] == 6
     assert data["receipts_by_set"][0] == {"set": "{rubric}", "cases": 2}
+
+
+def test_progress_goes_to_stderr_as_plain_lines(
+    cases_file: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("REASONBENCH_PROGRESS", "lines")
+    run_certify(config(cases_file, tmp_path / "out", GRADE, progress=True))
+    captured = capsys.readouterr()
+    assert captured.out == "" and "\r" not in captured.err
+    assert captured.err.splitlines()[-1].startswith("certify: 6 case in ")
