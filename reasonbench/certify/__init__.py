@@ -13,7 +13,6 @@ from reasonbench.certify.cases import Case, CaseFileError, CaseSet, read_cases
 from reasonbench.certify.casework import CERTIFIERS, STATUSES, CaseResult, certify_case
 from reasonbench.certify.config import EXECUTIONS, CertifyConfig, CertifyError, ConfigError
 from reasonbench.certify.execute import CellRuns, Executor, Failure
-from reasonbench.certify.outputs import OutputError
 from reasonbench.certify.plugins import (
     FAILURE_KINDS,
     AdjudicatorFailure,
@@ -26,6 +25,7 @@ from reasonbench.certify.plugins import (
 )
 from reasonbench.certify.run import OUTPUTS, run_certify
 from reasonbench.certify.summary import CertifySummary, RunStats
+from reasonbench.io import OutputError
 
 __all__ = [
     "CERTIFIERS",

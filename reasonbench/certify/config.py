@@ -38,6 +38,7 @@ class CertifyConfig:
     labels: tuple[str, ...]
     out_dir: Path
     execution: str = "adaptive"
+    overwrite: bool = False  # replace outputs reasonbench did not write (or that were edited)
     budget: int | None = None
     order: tuple[str, ...] | None = None
     repeats: int = 1

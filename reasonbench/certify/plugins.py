@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from reasonbench.certify.config import ConfigError
+from reasonbench.registry import Registry
 
 __all__ = [
     "FAILURE_KINDS",
@@ -65,23 +66,16 @@ class PluginOptions:
 
 
 Factory = Callable[[str, PluginOptions], HybridAdjudicator]
-_KINDS: dict[str, Factory] = {}
+KINDS: Registry[Factory] = Registry("adjudicator kind")
 
 
 def register_kind(name: str) -> Callable[[Factory], Factory]:
     """Decorator: register the factory of plug-in kind ``name`` (one name, one factory)."""
-
-    def decorate(factory: Factory) -> Factory:
-        if name in _KINDS and _KINDS[name] is not factory:
-            raise ValueError(f"adjudicator kind {name!r} is already registered")
-        _KINDS[name] = factory
-        return factory
-
-    return decorate
+    return KINDS.register(name)
 
 
 def registered_kinds() -> tuple[str, ...]:
-    return tuple(sorted(_KINDS))
+    return tuple(sorted(KINDS.names()))
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -98,11 +92,9 @@ def split_spec(spec: str) -> tuple[str, str]:
 def make_adjudicator(spec: str, options: PluginOptions | None = None) -> HybridAdjudicator:
     """Build the plug-in a spec names; :class:`ConfigError` for an unknown kind or bad target."""
     kind, target = split_spec(spec)
-    if kind not in _KINDS:
-        raise ConfigError(
-            f"adjudicator={spec!r}: unknown kind {kind!r}; registered: {list(registered_kinds())}"
-        )
-    return _KINDS[kind](target, options or PluginOptions())
+    if kind not in KINDS:
+        raise ConfigError(f"adjudicator={spec!r}: {KINDS.unknown(kind)}")
+    return KINDS.get(kind)(target, options or PluginOptions())
 
 
 def abbreviate(text: str, limit: int = 120) -> str:

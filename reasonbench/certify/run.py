@@ -21,10 +21,10 @@ from reasonbench.certify.cases import CaseSet, read_cases
 from reasonbench.certify.casework import CaseResult, certify_case
 from reasonbench.certify.config import CertifyConfig
 from reasonbench.certify.execute import Executor
-from reasonbench.certify.outputs import check_outputs, write_outputs
 from reasonbench.certify.plugins import PluginOptions, make_adjudicator
 from reasonbench.certify.render import to_html, to_markdown
 from reasonbench.certify.summary import CertifySummary, RunStats, summarize
+from reasonbench.io import OutputDir
 from reasonbench.progress import Progress
 
 __all__ = ["OUTPUTS", "run_certify"]
@@ -91,7 +91,9 @@ def run_certify(config: CertifyConfig) -> CertifySummary:
     """Certify every case of ``config.cases``; write receipts JSONL and the summary reports."""
     config.validate()
     case_set = read_cases(config.cases, config.sources)
-    check_outputs(config.out_dir, list(OUTPUTS))
+    out = OutputDir(config.out_dir, "certify", config.overwrite)
+    for name in OUTPUTS:
+        out.check(name)  # refuse before executing anything
     adjudicator = make_adjudicator(
         config.adjudicator, PluginOptions(config.timeout_s, dict(config.plugin_options))
     )
@@ -110,14 +112,10 @@ def run_certify(config: CertifyConfig) -> CertifySummary:
     }
     summary = summarize(results, case_set.sources, _config_echo(config, case_set), input_info)
     receipts = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in results)
-    write_outputs(
-        config.out_dir,
-        {
-            "receipts.jsonl": receipts,
-            "summary.json": json.dumps(summary.to_json(), indent=2, sort_keys=True) + "\n",
-            "summary.md": to_markdown(summary),
-            "summary.html": to_html(summary),
-        },
-    )
+    with out:
+        out.write_text("receipts.jsonl", receipts)
+        out.write_json("summary.json", summary.to_json())
+        out.write_text("summary.md", to_markdown(summary))
+        out.write_text("summary.html", to_html(summary))
     stats = RunStats(executor.executed, cached_before, time.monotonic() - start)
     return replace(summary, run=stats)

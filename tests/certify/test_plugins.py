@@ -60,7 +60,7 @@ def test_python_callable() -> None:
         ("python:tests.certify.nowhere:grade", "cannot import"),
         ("python:tests.certify.adjudicators:LABELS", "is not a callable"),
         ("python:grade", "expected python:<module>:<function>"),
-        ("judge:x", "unknown kind 'judge'"),
+        ("judge:x", "unknown adjudicator kind 'judge'"),
         ("grade", "expected <kind>:<target>"),
         ("command:", "expected <kind>:<target>"),
         ("command:'unbalanced", "No closing quotation"),

@@ -228,14 +228,14 @@ def test_never_overwrites_a_file_it_did_not_write(cases_file: Path, tmp_path: Pa
     out = tmp_path / "out"
     out.mkdir()
     (out / "summary.md").write_text("my notes\n")
-    with pytest.raises(OutputError, match="summary.md: exists and was not written by"):
+    with pytest.raises(OutputError, match="summary.md exists and was not written by reasonbench"):
         run_certify(config(cases_file, out, GRADE))
     assert (out / "summary.md").read_text() == "my notes\n"
     assert not (out / "cache.jsonl").exists()  # refused before executing anything
     (out / "summary.md").unlink()
     run_certify(config(cases_file, out, GRADE))
     (out / "receipts.jsonl").write_text("edited\n")  # ours, but changed since: refused too
-    with pytest.raises(OutputError, match="or was changed since"):
+    with pytest.raises(OutputError, match="receipts.jsonl was changed since reasonbench wrote it"):
         run_certify(config(cases_file, out, GRADE))
     foreign = tmp_path / "notes.jsonl"
     foreign.write_text('{"a": 1}\n')
