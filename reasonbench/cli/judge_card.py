@@ -23,11 +23,11 @@ HELP = "audit a judge: policy-invariance stress test + accuracy -> Judge Card (m
 
 
 def run(cfg: DictConfig) -> int:
-    from reasonbench.invariance.certify import CertificationError
     from reasonbench.invariance.metrics import PisConfig
     from reasonbench.invariance.suite import SuiteError
     from reasonbench.judges import JudgeError, make_judge
     from reasonbench.reports.judge_card import CardSettings, evaluate_judge, write_card
+    from reasonbench.strata.organizational.rewrites.certify import CertificationError
 
     try:
         args: Any = OmegaConf.to_container(cfg.judge.args, resolve=True, throw_on_missing=True)

@@ -21,14 +21,14 @@ from typing import Any
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.receipt import receipt_of
 from reasonbench.invariance.ambiguity import ambiguity_reasons
-from reasonbench.invariance.certify import Certifier
-from reasonbench.invariance.render import rewrite_prompt
 from reasonbench.invariance.thresholds import Shift, choose_shift
-from reasonbench.invariance.wording import RewriteSet, load_rewrites
 from reasonbench.io import SplitError, read_split
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational import OrganizationalStratum
 from reasonbench.strata.organizational.adjudicator import ADJUDICATOR
+from reasonbench.strata.organizational.rewrites.certify import Certifier
+from reasonbench.strata.organizational.rewrites.render import rewrite_prompt
+from reasonbench.strata.organizational.rewrites.wording import RewriteSet, load_rewrites
 from reasonbench.strata.organizational.schema import Clause
 
 __all__ = ["Pair", "Rewrite", "StressItem", "StressSuite", "SuiteError", "build_suite"]
