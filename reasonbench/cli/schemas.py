@@ -237,6 +237,26 @@ class PredictSchema:
     progress: bool = MISSING
 
 
+@dataclass
+class CertifySchema:
+    cases: str = MISSING
+    adjudicator: str = MISSING
+    labels: list[str] = MISSING
+    out_dir: str = MISSING
+    overwrite: bool = MISSING
+    execution: str = MISSING
+    budget: int | None = None
+    order: list[str] | None = None
+    repeats: int = MISSING
+    workers: int = MISSING
+    timeout_s: float = MISSING
+    cache: str | None = None
+    adjudicator_version: str = MISSING
+    sources: list[str] | None = None
+    progress: bool = MISSING
+    plugin_options: dict[str, Any] = MISSING
+
+
 for _name, _schema in (
     ("generate", GenerateSchema),
     ("audit", AuditSchema),
@@ -246,5 +266,6 @@ for _name, _schema in (
     ("judge_card", JudgeCardSchema),
     ("train", TrainSchema),
     ("predict", PredictSchema),
+    ("certify", CertifySchema),
 ):
     SCHEMAS.register(_name, _schema)
