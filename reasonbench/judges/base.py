@@ -99,7 +99,10 @@ def make_judge(factory: str, **kwargs: Any) -> Judge:
         build = JUDGES.get(factory)
     except (ImportError, AttributeError, ValueError) as exc:
         JUDGES.unregister(factory)
-        raise JudgeError(f"judge factory {factory!r} cannot be loaded ({exc})") from None
+        raise JudgeError(
+            f"judge factory {factory!r} cannot be loaded ({exc}; is its module on PYTHONPATH?), "
+            "key judge.factory"
+        ) from None
     if not callable(build):
         raise JudgeError(f"judge factory {factory!r} is not callable")
     accepted = inspect.signature(build).parameters
