@@ -7,7 +7,16 @@ import sys
 from collections.abc import Sequence
 
 from reasonbench import __version__
-from reasonbench.cli import benchmark, clauses, hydra_app, judge_card, learning, receipt, results
+from reasonbench.cli import (
+    benchmark,
+    clauses,
+    evaluate,
+    hydra_app,
+    judge_card,
+    learning,
+    receipt,
+    results,
+)
 
 DESCRIPTION = """\
 reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
@@ -35,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     results.add_parsers(subparsers)
     learning.add_parsers(subparsers)
     judge_card.add_parser(subparsers)
+    evaluate.add_parser(subparsers)
     return parser
 
 

@@ -2,29 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from reasonbench.core.sources import GNA, mask_members
+from reasonbench.core.sources import GNA
+from reasonbench.predictions.fields import predicted_fields
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.targets.parse import Parsed, parse_target
-
-
-def parsed_fields(parsed: Parsed) -> dict[str, Any]:
-    receipt = None
-    if parsed.sets is not None:
-        receipt = json.dumps([list(mask_members(m, GNA)) for m in parsed.sets])
-    cube = None
-    if parsed.cube is not None:
-        cube = json.dumps(parsed.cube.cells(), separators=(",", ":"))
-    return {
-        "pred_old_verdict": parsed.old,
-        "pred_new_verdict": parsed.new,
-        "pred_receipt": receipt,
-        "pred_cube": cube,
-        "verdict_source": "derived_from_cube" if parsed.target == "cube" else "model",
-    }
 
 
 def make_record(
@@ -38,15 +22,7 @@ def make_record(
 ) -> PredictionRecord:
     """One record; a parse failure keeps the raw output and nulls every predicted field."""
     result = parse_target(target, entry["raw_output"], labels, GNA)
-    fields: dict[str, Any] = {
-        "pred_old_verdict": None,
-        "pred_new_verdict": None,
-        "pred_receipt": None,
-        "pred_cube": None,
-        "verdict_source": "model",
-    }
-    if isinstance(result, Parsed):
-        fields = parsed_fields(result)
+    fields = predicted_fields(result)
     confidence = entry.get(confidence_source)
     return PredictionRecord(
         example_id=row["id"],

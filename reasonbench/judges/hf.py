@@ -11,16 +11,26 @@ parser then reads them unchanged.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from reasonbench.cache import sha256_text
+from reasonbench.judges.answering import Answer
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.instructions import TARGET_LINES
 from reasonbench.judges.prompting import Prompter, fewshot_examples
 from reasonbench.serve.wire import split_reasoning
 
-__all__ = ["CausalLMJudge", "hf_zero_shot", "load_causal_lm", "trim_answer", "trim_lines"]
+__all__ = [
+    "CausalLMJudge",
+    "hf_zero_shot",
+    "load_causal_lm",
+    "model_identity",
+    "trim_answer",
+    "trim_lines",
+]
 
 GREEDY = Decoding()
 
@@ -61,6 +71,13 @@ def load_causal_lm(path: str | Path, dtype: str = "fp32", device: str = "auto") 
     return model.to(device).eval(), tokenizer
 
 
+def model_identity(factory: str, path: str | Path, dtype: str, device: str) -> dict[str, Any]:
+    """A local model as its judges' fingerprints name it (directory identity, not its path)."""
+    from reasonbench.models.backbone import identity
+
+    return {"factory": factory, "model": identity(Path(path)), "dtype": dtype, "device": device}
+
+
 class CausalLMJudge:
     def __init__(
         self,
@@ -72,10 +89,25 @@ class CausalLMJudge:
         decoding: Decoding = GREEDY,
         batch_size: int = 8,
         trim: bool = True,
+        identity: Mapping[str, Any] | None = None,
     ) -> None:
         self.name, self.target = name, check_target(target)
         self.model, self.tokenizer, self.render = model, tokenizer, render
         self.decoding, self.batch_size, self.trim = decoding, batch_size, trim
+        # what the factory knows about the weights (directory identity, adapter hash, dtype)
+        self.identity = dict(identity or {"model": str(model.config.name_or_path)})
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What decides an answer besides prompt and seed: the answer cache's key material. The
+        rendered probe covers instruction, few-shot examples and chat template."""
+        return {
+            **self.identity,
+            "target": self.target,
+            "decoding": asdict(self.decoding),
+            "batch_size": self.batch_size,
+            "trim": self.trim,
+            "render": sha256_text(self.render("\0probe\0")),
+        }
 
     @property
     def sampling(self) -> bool:
@@ -95,7 +127,15 @@ class CausalLMJudge:
             options |= {"temperature": None, "top_p": None, "top_k": None}
         return options
 
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Answer]:
+        """The decoded outputs, and what the parser reads (trimmed, unless ``trim`` is off)."""
+        raw = self._decode(prompts, seed)
+        return [Answer(trim_answer(t, self.target) if self.trim else t, t) for t in raw]
+
     def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
+        return [a.text for a in self.answers(prompts, seed)]
+
+    def _decode(self, prompts: Sequence[str], seed: int) -> list[str]:
         import torch
 
         out: list[str] = []
@@ -109,8 +149,7 @@ class CausalLMJudge:
             with torch.no_grad():
                 ids = self.model.generate(**encoded, **self._options())
             new = ids[:, encoded["input_ids"].shape[1] :]
-            texts = self.tokenizer.batch_decode(new, skip_special_tokens=True)
-            out += [trim_answer(t, self.target) if self.trim else t for t in texts]
+            out += self.tokenizer.batch_decode(new, skip_special_tokens=True)
         if len(out) != len(prompts):
             raise JudgeError(f"{self.name}: {len(out)} answers for {len(prompts)} prompts")
         return out
@@ -162,6 +201,8 @@ def hf_zero_shot(
     shots = fewshot_examples(Path(data_dir or "."), check_target(target), num_fewshot, fewshot_seed)
     model, tokenizer = load_causal_lm(path, dtype, device)
     render = zero_shot_renderer(tokenizer, target, prompt_style, Prompter(target, tuple(shots)))
+    identity = model_identity("hf_zero_shot", path, dtype, device)
     return CausalLMJudge(
-        name, target, model, tokenizer, render, Decoding(**(decoding or {})), batch_size, trim
-    )
+        name, target, model, tokenizer, render, Decoding(**(decoding or {})), batch_size, trim,
+        identity,
+    )  # fmt: skip

@@ -18,15 +18,16 @@ zero jitter is verified, never assumed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from reasonbench.cache import content_key
+from reasonbench.judges.answering import Answer
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.hf import trim_lines
 from reasonbench.judges.prompting import Prompter, fewshot_examples
-from reasonbench.serve import Client, Endpoint, Prices, Reply, RetryPolicy, Sampling
+from reasonbench.serve import Client, Endpoint, Prices, Reply, RetryPolicy, Sampling, Usage
 
 __all__ = ["ServedJudge", "openai_judge", "sampling_of"]
 
@@ -58,6 +59,11 @@ class ServedJudge:
     def sampling(self) -> bool:
         return not self.decoding.greedy
 
+    @property
+    def usage(self) -> Usage:
+        """Requests, tokens and cost so far (all runs of this judge object)."""
+        return self.client.usage
+
     def inputs(self, prompts: Sequence[str]) -> list[Any]:
         render = (
             self.prompter.messages if self.client.endpoint.api == "chat" else self.prompter.text
@@ -74,6 +80,23 @@ class ServedJudge:
 
     def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
         return [self.answer(r) for r in self.replies(prompts, seed)]
+
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Answer]:
+        return self.stream(prompts, seed, None)
+
+    def stream(
+        self, prompts: Sequence[str], seed: int, progress: Callable[[int], None] | None
+    ) -> list[Answer]:
+        """The answers of one run; ``progress(1)`` per answer (cached ones first, then each as it
+        arrives). The client caches each answer itself."""
+        saved = self.client.on_reply
+        if progress is not None:
+            self.client.on_reply = lambda _reply: progress(1)
+        try:
+            replies = self.replies(prompts, seed)
+        finally:
+            self.client.on_reply = saved
+        return [Answer(self.answer(r), r.raw) for r in replies]
 
     def describe(self) -> dict[str, Any]:
         """The judge as recorded beside its results (never the API key)."""

@@ -56,7 +56,7 @@ class Client:
         self.endpoint, self.retry = endpoint, retry or RetryPolicy()
         self.cache = GenerationCache(cache_dir) if cache_dir is not None else None
         self.usage = Usage(prices or Prices())
-        self.on_reply = on_reply  # called once per answer fetched from the server
+        self.on_reply = on_reply  # called per answer: cached ones first, then each as it arrives
 
     def ask(self, inputs: Sequence[Input], sampling: Sampling, seed: int = 0) -> list[Reply]:
         """One reply per input, in order (runs its own event loop; from async code, await
@@ -76,6 +76,8 @@ class Client:
             if self.cache is not None and key in self.cache:
                 replies[key] = Reply.from_entry(self.cache.get(key))
                 self.usage.add(replies[key])
+                if self.on_reply is not None:
+                    self.on_reply(replies[key])
             else:
                 todo[key] = json.dumps(body).encode()
         if todo:
