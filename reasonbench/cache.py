@@ -10,17 +10,14 @@ interrupted run resumes where it stopped, a rerun recomputes nothing.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from reasonbench.io.manifest import sha256_text
+
 __all__ = ["GenerationCache", "content_key", "read_entries", "sha256_text"]
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def content_key(payload: Mapping[str, Any]) -> str:

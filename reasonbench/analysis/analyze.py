@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -13,7 +12,7 @@ from reasonbench.analysis.inference import bootstrap_report
 from reasonbench.analysis.metrics import paired_consistency, subgroups, summarize
 from reasonbench.analysis.scoring import Scored, accounts_for_changes, score
 from reasonbench.analysis.selective import Decision, selective_curve
-from reasonbench.assembly.write import manifest_hash
+from reasonbench.io import manifest_hash, read_manifest
 from reasonbench.predictions.load import load_predictions
 from reasonbench.predictions.record import PredictionRecord
 
@@ -90,8 +89,7 @@ def analyze(
             entry["selective"] = _selective(splits, allow_mixed_sources)
             seeds[str(s)] = entry
         methods[method] = {"accounts_for_changes": accounts, "seeds": seeds}
-    manifest_path = data_dir / "MANIFEST.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"files": {}}
+    manifest = read_manifest(data_dir)
     return {
         "data_manifest_sha256": manifest_hash(manifest),
         "benchmark": manifest.get("config", {}).get("name"),

@@ -6,14 +6,14 @@ import json
 from dataclasses import dataclass
 
 from reasonbench.analysis.gold import Gold
-from reasonbench.controls.relations import Said
-from reasonbench.core.accounting import Outcome, PredictedTransition, classify
+from reasonbench.core.accounting import Outcome, classify
+from reasonbench.core.answer import Answer
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import family_masks
 from reasonbench.predictions.record import PredictionRecord
 
 
-def said(record: PredictionRecord, sources: tuple[str, ...]) -> Said:
+def said(record: PredictionRecord, sources: tuple[str, ...]) -> Answer:
     """What a prediction says, in comparable form; unparseable JSON fields count as absent."""
     sets = cube = None
     if record.pred_receipt is not None:
@@ -26,14 +26,14 @@ def said(record: PredictionRecord, sources: tuple[str, ...]) -> Said:
             cube = Cube.from_cells(json.loads(record.pred_cube), sources)
         except (ValueError, TypeError, AttributeError):
             cube = None
-    return Said(record.pred_old_verdict, record.pred_new_verdict, sets, cube)
+    return Answer(record.pred_old_verdict, record.pred_new_verdict, sets, cube)
 
 
 @dataclass(frozen=True)
 class Scored:
     gold: Gold
     record: PredictionRecord
-    said: Said
+    said: Answer
     outcome: Outcome | None  # None for verdict-only predictions (no old verdict to account)
     verdict_correct: bool
     receipt_correct: bool | None
@@ -58,7 +58,7 @@ def score(gold: Gold, record: PredictionRecord, accounts: bool) -> Scored:
     verdict_ok = s.new == gold.receipt.new
     outcome = receipt_ok = endpoints_ok = None
     if accounts:
-        outcome = classify(gold.receipt, PredictedTransition(s.old, s.new, s.sets))
+        outcome = classify(gold.receipt, s)
         receipt_ok = s.sets == gold.receipt.sets and s.old is not None
         endpoints_ok = s.old == gold.receipt.old and s.new == gold.receipt.new
     cells = None

@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from reasonbench.controls.relations import CONTROLS
+from reasonbench.controls import CONTROL_KINDS
+from reasonbench.strata.registry import STRATA
 
 SPLITS: tuple[str, ...] = (
     "train",
@@ -21,7 +22,6 @@ SPLITS: tuple[str, ...] = (
     "shift_linguistic",
     "shift_depth",
 )
-STRATA: tuple[str, ...] = ("organizational", "logical", "agentic")  # agentic: benchmark=extended
 
 
 class SpecError(ValueError):
@@ -51,6 +51,7 @@ class BenchmarkSpec:
     min_depth: int
     canonical_order: tuple[str, ...]
     cardinality: dict[str, tuple[str, int]]  # "train"/"test" -> (from_split, cases)
+    frozen_manifest: str | None = None  # the committed manifest of this build, if it is frozen
 
     @property
     def total_cases(self) -> int:
@@ -84,6 +85,7 @@ class BenchmarkSpec:
             "cardinality": {
                 k: {"from_split": s, "cases": n} for k, (s, n) in self.cardinality.items()
             },
+            "frozen_manifest": self.frozen_manifest,
         }
 
 
@@ -100,6 +102,13 @@ def _int(value: Any, where: str, minimum: int = 0) -> int:
         raise SpecError(
             f"benchmark config: '{where}' must be an integer >= {minimum}, got {value!r}"
         )
+    return value
+
+
+def _optional_text(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise SpecError(f"benchmark config: '{key}' must be a path or null, got {value!r}")
     return value
 
 
@@ -120,9 +129,7 @@ def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
     strata = tuple(_get(data, "strata", ""))
     for name in strata:
         if name not in STRATA:
-            raise SpecError(
-                f"benchmark config: unknown stratum {name!r} in 'strata' ({list(STRATA)})"
-            )
+            raise SpecError(f"benchmark config: strata: {STRATA.unknown(name)}")
     splits_in = _get(data, "splits", "")
     unknown = sorted(set(splits_in) - set(SPLITS))
     if unknown:
@@ -144,8 +151,8 @@ def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
     shifts = _get(data, "shifts", "")
     kinds = tuple(_get(controls, "kinds", "controls."))
     for kind in kinds:
-        if kind not in CONTROLS:
-            raise SpecError(f"benchmark config: unknown control {kind!r} ({list(CONTROLS)})")
+        if kind not in CONTROL_KINDS:
+            raise SpecError(f"benchmark config: controls.kinds: {CONTROL_KINDS.unknown(kind)}")
     control_split = _get(controls, "split", "controls.")
     if control_split not in SPLITS:
         raise SpecError(f"benchmark config: controls.split {control_split!r} is not a split")
@@ -184,6 +191,7 @@ def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
         ),
         canonical_order=tuple(_get(data, "canonical_order", "")),
         cardinality=cardinality,
+        frozen_manifest=_optional_text(data, "frozen_manifest"),
     )
     if spec.ambiguous > spec.changed:
         raise SpecError(

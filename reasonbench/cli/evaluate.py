@@ -34,19 +34,17 @@ def _report(summary: dict[str, Any]) -> str:
     extra = f"; the lenient reading accepts {sum(lenient.values()):,}" if lenient else ""
     return (
         f"{summary['method']}: {total:,} records x {runs} run(s) over {len(summary['splits'])} "
-        f"split(s) -> {Path(summary['files'][0]).parent}; strict parse ok "
+        f"split(s) -> {summary['out_dir']}; strict parse ok "
         f"{ok:,}/{total * runs:,}{extra}"
     )
 
 
 def run(cfg: DictConfig) -> int:
     from reasonbench.cli.judges import configured_judge
-    from reasonbench.evaluate import EvaluateError, EvaluateSettings, evaluate
-    from reasonbench.evaluate.run import Metered
-    from reasonbench.judges import JudgeError
+    from reasonbench.evaluate import EvaluateSettings, Metered, evaluate
     from reasonbench.serve import ServeError
 
-    if int(cfg.runs) < 1:
+    if int(cfg.runs) < 1:  # typed by the CLI edge; the range is this command's
         return fail(COMMAND, f"runs must be >= 1, got {cfg.runs}")
     settings = EvaluateSettings(
         data_dir=Path(cfg.data_dir),
@@ -58,17 +56,15 @@ def run(cfg: DictConfig) -> int:
         cache_dir=Path(cfg.cache_dir) if cfg.cache_dir is not None else None,
         lenient=bool(cfg.lenient),
         progress=bool(cfg.progress),
+        overwrite=bool(cfg.overwrite),
     )
-    judge = None
+    judge, info = configured_judge(cfg)
     try:
-        judge, info = configured_judge(cfg)
         summary = evaluate(judge, settings, info)
-    except (JudgeError, EvaluateError, ServeError, FileNotFoundError) as exc:
+    except ServeError as exc:  # the server gave up on us: a failed run, not a bad config
         if isinstance(judge, Metered):  # what the stopped run spent, on stdout
             print(f"{judge.name}: {judge.usage.summary()}")
-        return fail(COMMAND, str(exc))
-    except KeyboardInterrupt:
-        return fail(COMMAND, "interrupted; the answers so far are cached: rerun to resume")
+        return fail(COMMAND, str(exc), 1)
     print(_report(summary))
     if isinstance(judge, Metered):
         print(f"{judge.name}: {judge.usage.summary()} (usage.json)")

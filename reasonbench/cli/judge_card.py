@@ -26,12 +26,12 @@ HELP = "audit a judge: policy-invariance stress test + accuracy -> Judge Card (m
 def run(cfg: DictConfig) -> int:
     from reasonbench.cli.judges import configured_judge
     from reasonbench.evaluate.run import Metered
-    from reasonbench.invariance.certify import CertificationError
     from reasonbench.invariance.metrics import PisConfig
     from reasonbench.invariance.suite import SuiteError
     from reasonbench.judges import JudgeError
     from reasonbench.reports.judge_card import CardSettings, evaluate_judge, write_card
     from reasonbench.serve import ServeError
+    from reasonbench.strata.organizational.rewrites.certify import CertificationError
 
     pis: Any = OmegaConf.to_container(cfg.pis, resolve=True)
     settings = CardSettings(
@@ -52,7 +52,11 @@ def run(cfg: DictConfig) -> int:
         return fail(COMMAND, str(exc))
     keep = bool(cfg.write_answers)
     written = write_card(
-        card, Path(cfg.out_dir), suite if keep else None, answers if keep else None
+        card,
+        Path(cfg.out_dir),
+        suite if keep else None,
+        answers if keep else None,
+        bool(cfg.overwrite),
     )
     pis_value = "undefined" if card.pis is None else f"{card.pis:.2f}"
     print(f"{judge.name}: PIS {pis_value} on {card.data['items']} items -> {written['html']}")

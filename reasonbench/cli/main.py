@@ -17,6 +17,7 @@ from reasonbench.cli import (
     receipt,
     results,
 )
+from reasonbench.cli.errors import guarded
 
 DESCRIPTION = """\
 reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
@@ -58,7 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "handler"):
         parser.print_help()
         return 0
-    return int(args.handler(args))
+    command = argv[0] if argv else ""
+    if command == "clauses" and argv[1:2] == ["audit"]:
+        command = "clauses audit"
+    return guarded(command, lambda: int(args.handler(args)))
 
 
 if __name__ == "__main__":

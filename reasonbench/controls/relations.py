@@ -21,33 +21,18 @@ A relation returns ``None`` when the prediction pair carries nothing it could ch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from reasonbench.core.answer import Answer
 from reasonbench.core.cube import Cube
 from reasonbench.core.sources import full_mask
 
-CONTROLS: tuple[str, ...] = ("inverse", "permutation", "distractor", "quarantine")
-
-# Controls that only some strata can build: the stratum method that builds one. A quarantine
-# control plants untrusted text that the agentic adjudicator must reject (docs/are.md); the other
-# strata have no untrusted channel, so it does not apply to them.
-STRATUM_HOOKS: dict[str, str] = {"quarantine": "quarantine_control"}
-
-
-def applies(control: str, stratum: object) -> bool:
-    """Whether ``stratum`` (a Stratum object) builds controls of kind ``control``."""
-    hook = STRATUM_HOOKS.get(control)
-    return hook is None or callable(getattr(stratum, hook, None))
-
-
-@dataclass(frozen=True)
-class Said:
-    """The comparable content of one prediction (gold or model); ``None`` = not available."""
-
-    old: str | None
-    new: str | None
-    sets: tuple[int, ...] | None
-    cube: Cube | None = None
+__all__ = [
+    "consistent",
+    "identical",
+    "inverse_consistent",
+    "inverse_cube",
+    "minimal_transversals",
+    "two_label_monotone",
+]
 
 
 def minimal_transversals(family: tuple[int, ...], k: int) -> tuple[int, ...]:
@@ -74,8 +59,8 @@ def _all(checks: list[bool | None]) -> bool | None:
     return all(known) if known else None
 
 
-def identical(parent: Said, control: Said) -> bool | None:
-    """Permutation and distractor: everything the two predictions say must coincide."""
+def identical(parent: Answer, control: Answer, gold_forward: Cube | None = None) -> bool | None:
+    """Permutation, distractor, quarantine: everything the two predictions say must coincide."""
     return _all(
         [
             _equal(parent.old, control.old),
@@ -86,7 +71,7 @@ def identical(parent: Said, control: Said) -> bool | None:
     )
 
 
-def inverse_consistent(parent: Said, control: Said, gold_forward: Cube) -> bool | None:
+def inverse_consistent(parent: Answer, control: Answer, gold_forward: Cube) -> bool | None:
     """Inverse: endpoints swap; cube cells match under complement; transversals when monotone."""
     checks = [_equal(parent.old, control.new), _equal(parent.new, control.old)]
     if parent.cube is not None and control.cube is not None:
@@ -98,13 +83,11 @@ def inverse_consistent(parent: Said, control: Said, gold_forward: Cube) -> bool 
     return _all(checks)
 
 
-def consistent(control: str, parent: Said, other: Said, gold_forward: Cube) -> bool | None:
-    """The relation of ``control`` between the parent's and the control's predictions."""
-    if control == "inverse":
-        return inverse_consistent(parent, other, gold_forward)
-    if control in ("permutation", "distractor", "quarantine"):
-        return identical(parent, other)
-    raise ValueError(f"unknown control {control!r}; controls are {list(CONTROLS)}")
+def consistent(control: str, parent: Answer, other: Answer, gold_forward: Cube) -> bool | None:
+    """The relation of the registered control kind ``control`` between two predictions."""
+    from reasonbench.controls.base import CONTROL_KINDS
+
+    return CONTROL_KINDS.get(control).relation(parent, other, gold_forward)
 
 
 def inverse_cube(cube: Cube) -> Cube:

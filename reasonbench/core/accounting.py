@@ -16,12 +16,12 @@ and new verdicts both equal gold: the verdict–receipt separation (right labels
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from reasonbench.core.receipt import Receipt, family_masks
-from reasonbench.core.sources import GNA
+from reasonbench.core.answer import Answer
+from reasonbench.core.receipt import Receipt
 
 
 class Outcome(str, Enum):
@@ -33,33 +33,7 @@ class Outcome(str, Enum):
     ATTRIBUTED = "attributed"
 
 
-@dataclass(frozen=True)
-class PredictedTransition:
-    """What a model said: endpoint verdicts and receipt masks (``None`` = not parsed)."""
-
-    old: str | None
-    new: str | None
-    sets: tuple[int, ...] | None
-
-    @classmethod
-    def from_family(
-        cls,
-        old: str | None,
-        new: str | None,
-        family: Sequence[Sequence[str]] | None,
-        sources: tuple[str, ...] = GNA,
-    ) -> PredictedTransition:
-        """From a JSON receipt family; sets are put in canonical order so equality is exact."""
-        return cls(old, new, None if family is None else family_masks(family, sources))
-
-    @property
-    def changed(self) -> bool | None:
-        if self.old is None or self.new is None:
-            return None
-        return self.old != self.new
-
-
-def classify(gold: Receipt, pred: PredictedTransition) -> Outcome:
+def classify(gold: Receipt, pred: Answer) -> Outcome:
     """The one accounting outcome of ``pred`` against ``gold``."""
     changed = pred.changed
     if changed is None:
@@ -127,7 +101,7 @@ class AccountingSummary:
         }
 
 
-def account(pairs: Iterable[tuple[Receipt, PredictedTransition]]) -> AccountingSummary:
+def account(pairs: Iterable[tuple[Receipt, Answer]]) -> AccountingSummary:
     """Failure accounting over (gold, prediction) pairs."""
     outcomes: Counter[str] = Counter()
     n = changes = revised = endpoints = receipts = eligible = wrong = 0

@@ -4,7 +4,6 @@ any benchmark splits, written as prediction records that ``analyze``, ``tables``
 
 from reasonbench.evaluate.lenient import lenient_parse
 from reasonbench.evaluate.outputs import EvaluateError
-from reasonbench.evaluate.progress import Progress
-from reasonbench.evaluate.run import EvaluateSettings, evaluate
+from reasonbench.evaluate.run import EvaluateSettings, Metered, evaluate
 
-__all__ = ["EvaluateError", "EvaluateSettings", "Progress", "evaluate", "lenient_parse"]
+__all__ = ["EvaluateError", "EvaluateSettings", "Metered", "evaluate", "lenient_parse"]

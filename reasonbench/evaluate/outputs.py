@@ -1,29 +1,29 @@
 """Where ``reasonbench evaluate`` reads and writes, and what it refuses to touch.
 
-Reads: the benchmark rows (id, split, stratum, prompt) of the asked splits. Writes, under
-``out_dir`` (``results/predictions/<judge name>`` by default): ``seed<k>.jsonl`` per run, in
-benchmark order, each written to a temporary file and renamed into place (a rerun from the cache
-writes identical bytes), and ``evaluate.json`` (the run's record, also the mark that this command
-owns the directory). It never overwrites prediction files it did not write: a directory with
-``seed*.jsonl`` but no ``evaluate.json`` is refused, and so is a judge name that another file
-under ``predictions_dir`` already uses as its ``method`` (``analyze`` would see duplicates).
+Reads: the benchmark rows (id, split, stratum, prompt) of the asked splits, through the one split
+reader. Writes, through the one output layer (:class:`reasonbench.io.OutputDir`, whose ledger
+lets it replace only files it wrote and nobody changed since), under ``out_dir``
+(``results/predictions/<judge name>`` by default): ``seed<k>.jsonl`` per run, in benchmark order,
+each renamed into place whole (a rerun from the cache writes identical bytes); ``evaluate.json``,
+the run's record; ``usage.json`` for a served judge. Every file is checked before the first
+question is asked, so a refusal costs no request. A judge name that another prediction file
+under ``predictions_dir`` already uses as its ``method`` is refused too: ``analyze`` would count
+that method twice.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 
-from reasonbench.predictions.io import JsonlWriter
-from reasonbench.predictions.record import PredictionRecord
+from reasonbench.io import SplitError, read_split
 
-__all__ = ["MARK", "EvaluateError", "check_ownership", "read_rows", "write_json", "write_records"]
+__all__ = ["EvaluateError", "check_method_unique", "read_rows"]
 
-MARK = "evaluate.json"
 ROW_COLUMNS = ["id", "split", "stratum", "prompt"]
 
 
@@ -36,21 +36,13 @@ def read_rows(data_dir: Path, splits: Sequence[str]) -> tuple[list[dict[str, Any
     without the cardinality experiment is skipped, as ``reasonbench predict`` does."""
     rows: list[dict[str, Any]] = []
     skipped: list[str] = []
-    if not (data_dir / "MANIFEST.json").is_file():
-        raise EvaluateError(f"no benchmark at {data_dir} (run 'reasonbench generate' first)")
     for split in splits:
-        path = next(
-            (p for p in (data_dir / f"{split}.parquet", data_dir / "cardinality" / f"{split}.parquet")
-             if p.is_file()),
-            None,
-        )  # fmt: skip
-        if path is None:
-            if split.startswith("cardinality"):
-                skipped.append(split)
-                continue
-            known = sorted(p.stem for p in data_dir.glob("*.parquet"))
-            raise EvaluateError(f"split {split!r} not found under {data_dir}; splits: {known}")
-        rows += pq.read_table(path, columns=ROW_COLUMNS).to_pylist()
+        try:
+            rows += read_split(data_dir, split, ROW_COLUMNS)
+        except SplitError:
+            if not split.startswith("cardinality") or not data_dir.is_dir():
+                raise
+            skipped.append(split)
     if not rows:
         raise EvaluateError(f"no examples in splits {list(splits)} under {data_dir}")
     return rows, skipped
@@ -68,38 +60,18 @@ def _first_method(path: Path) -> str | None:
         return None  # not a prediction file this check can read: analyze will say more
 
 
-def check_ownership(out_dir: Path, predictions_dir: Path, method: str) -> None:
-    """Refuse to write where another command's predictions are (see the module docstring).
-    Each prediction file holds one method here, so its first record names it."""
-    ours = sorted(out_dir.glob("seed*.jsonl")) if out_dir.is_dir() else []
-    if ours and not (out_dir / MARK).is_file():
-        raise EvaluateError(
-            f"{out_dir} holds prediction files that reasonbench evaluate did not write "
-            f"({ours[0].name}, no {MARK}); set out_dir or judge.name"
-        )
+def check_method_unique(out_dir: Path, predictions_dir: Path, method: str) -> None:
+    """No prediction file outside ``out_dir`` holds ``method``. Each prediction file holds one
+    method in this project (predict, baselines and evaluate write one each), so its first record
+    names it."""
     if not predictions_dir.is_dir():
         return
+    ours = out_dir.resolve()
     for path in sorted([*predictions_dir.rglob("*.jsonl"), *predictions_dir.rglob("*.parquet")]):
-        if out_dir.resolve() in path.resolve().parents:
+        if ours in path.resolve().parents:
             continue
         if _first_method(path) == method:
             raise EvaluateError(
                 f"method {method!r} already has predictions in {path}; analyze would count it "
                 "twice: set judge.name to another name"
             )
-
-
-def write_records(path: Path, records: Iterable[PredictionRecord]) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.unlink(missing_ok=True)
-    with JsonlWriter(tmp) as writer:
-        for record in records:
-            writer.write(record)
-    tmp.replace(path)
-
-
-def write_json(path: Path, data: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(path)

@@ -3,11 +3,11 @@
 Every distinct prompt of the splits (controls included) is asked ``runs`` times through the one
 answering path (:func:`reasonbench.judges.answering.ask_judge`, also behind the Judge Card), run
 ``r`` with seed ``seed + r``, so the answers are cached and an interrupted run resumes. Each
-answer becomes a prediction record (docs/predictions.md) of method ``judge.name`` and seed
-``seed + r``: ``raw_output`` is the judge's whole output, the frozen strict parser reads the
-answer (reasoning removed, cut to the target's lines) and decides ``parse_ok``; a lenient reading
-is counted beside it in ``evaluate.json``. A served judge's token usage and cost go to
-``usage.json``.
+answer becomes a prediction record (docs/predictions.md) of method ``judge.name``, seed
+``seed + r`` and the judge's target: ``raw_output`` is the judge's whole output; the frozen strict
+parser reads the answer (reasoning removed, cut to the target's lines) and decides ``parse_ok``;
+a lenient reading is counted beside it in ``evaluate.json``. A served judge's token usage and
+cost go to ``usage.json``.
 """
 
 from __future__ import annotations
@@ -19,22 +19,21 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from reasonbench.evaluate.lenient import lenient_parse
-from reasonbench.evaluate.outputs import (
-    MARK,
-    check_ownership,
-    read_rows,
-    write_json,
-    write_records,
-)
-from reasonbench.evaluate.progress import Progress
-from reasonbench.judges.answering import Answer, ask_judge
+from reasonbench.evaluate.outputs import check_method_unique, read_rows
+from reasonbench.io import OutputDir, manifest_hash, read_manifest
+from reasonbench.judges.answering import Output, ask_judge
 from reasonbench.judges.base import Judge
-from reasonbench.predictions.fields import predicted_fields
+from reasonbench.predictions import JsonlWriter
+from reasonbench.predictions.answers import answer_record
 from reasonbench.predictions.record import PredictionRecord
-from reasonbench.serve import Usage, write_usage
-from reasonbench.targets import Parsed, parse_target
+from reasonbench.progress import Progress
+from reasonbench.serve import Usage
+from reasonbench.targets import ParseFailure, parse_target
 
-__all__ = ["EvaluateSettings", "evaluate"]
+__all__ = ["EvaluateSettings", "Metered", "evaluate"]
+
+COMMAND = "evaluate"
+SUMMARY, USAGE = "evaluate.json", "usage.json"
 
 
 @runtime_checkable
@@ -56,6 +55,7 @@ class EvaluateSettings:
     cache_dir: Path | None = None  # local judges' answer cache (a served judge keeps its own)
     lenient: bool = True
     progress: bool = True
+    overwrite: bool = False
 
 
 def _labels(rows: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
@@ -65,92 +65,78 @@ def _labels(rows: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
 
 
 def _record(
-    row: Mapping[str, Any], judge: Judge, seed: int, answer: Answer, labels: frozenset[str]
+    row: Mapping[str, Any], judge: Judge, seed: int, said: Output, labels: frozenset[str]
 ) -> PredictionRecord:
-    parsed = parse_target(judge.target, answer.text, labels)
-    return PredictionRecord(
+    return answer_record(
         example_id=row["id"],
         method=judge.name,
         seed=seed,
         split=row["split"],
-        raw_output=answer.raw,
-        parse_ok=isinstance(parsed, Parsed),
-        confidence=None,
-        confidence_source=None,
-        **predicted_fields(parsed),
+        target=judge.target,
+        raw_output=said.raw,
+        answer=parse_target(judge.target, said.text, labels),
     )
-
-
-def _manifest(data_dir: Path) -> dict[str, Any]:
-    import json
-
-    from reasonbench.assembly.write import manifest_hash
-
-    manifest = json.loads((data_dir / "MANIFEST.json").read_text())
-    return {
-        "data_dir": str(data_dir),
-        "manifest_sha256": manifest_hash(manifest),
-        "benchmark": manifest.get("config", {}).get("name"),
-    }
 
 
 def evaluate(
     judge: Judge, settings: EvaluateSettings, info: Mapping[str, Any] | None = None
 ) -> dict[str, Any]:
-    """Answer, write the records and ``evaluate.json``; returns that record of the run."""
+    """Ask, then write the records, ``evaluate.json`` (returned) and ``usage.json``."""
     rows, skipped = read_rows(settings.data_dir, settings.splits)
-    check_ownership(settings.out_dir, settings.predictions_dir, judge.name)
-    labels = _labels(rows)
-    prompts = list(dict.fromkeys(r["prompt"] for r in rows))
-    bar = Progress(
-        len(prompts) * settings.runs, f"evaluate {judge.name}", enabled=settings.progress
-    )
-    try:
-        answers = ask_judge(
-            judge, prompts, settings.runs, settings.seed, settings.cache_dir, bar.update
-        )
-    finally:
-        bar.close()
-    settings.out_dir.mkdir(parents=True, exist_ok=True)
-    files, parse_ok, lenient_ok = [], Counter[str](), Counter[str]()
-    for run in range(settings.runs):
-        seed = settings.seed + run
-        records = []
-        for row in rows:
-            answer = answers[row["prompt"]][run]
-            record = _record(row, judge, seed, answer, labels[row["stratum"]])
-            parse_ok[row["split"]] += record.parse_ok
-            if settings.lenient:
-                lenient = lenient_parse(judge.target, answer.text, labels[row["stratum"]])
-                lenient_ok[row["split"]] += isinstance(lenient, Parsed)
-            records.append(record)
-        path = settings.out_dir / f"seed{seed}.jsonl"
-        write_records(path, records)
-        files.append(str(path))
-    per_split = Counter(r["split"] for r in rows)
-    if isinstance(judge, Metered):  # this invocation's accounting (a rerun from cache costs 0)
-        write_usage(settings.out_dir / "usage.json", judge.usage, {"method": judge.name})
-    summary: dict[str, Any] = {
-        "command": "evaluate",
-        "method": judge.name,
-        "target": judge.target,
-        "sampling": judge.sampling,
-        "judge": dict(info or {}),
-        "data": _manifest(settings.data_dir),
-        "splits": list(dict.fromkeys(r["split"] for r in rows)),
-        "skipped_splits": skipped,
-        "runs": settings.runs,
-        "seeds": [settings.seed + r for r in range(settings.runs)],
-        "files": files,
-        "records_per_run": dict(sorted(per_split.items())),
-        "distinct_prompts": len(prompts),
-        "parse_ok": {s: parse_ok[s] for s in sorted(per_split)},  # over all runs
-        "lenient_parse_ok": {s: lenient_ok[s] for s in sorted(per_split)}
-        if settings.lenient
-        else None,
-    }
-    describe = getattr(judge, "describe", None)
-    if callable(describe):
-        summary["judge_description"] = describe()
-    write_json(settings.out_dir / MARK, summary)
+    manifest = read_manifest(settings.data_dir, required=True)
+    seeds = [settings.seed + r for r in range(settings.runs)]
+    names = [f"seed{s}.jsonl" for s in seeds] + [SUMMARY, USAGE]
+    with OutputDir(settings.out_dir, COMMAND, settings.overwrite) as out:
+        for name in names:  # refuse before the first (possibly paid) request, not after
+            out.check(name)
+        check_method_unique(settings.out_dir, settings.predictions_dir, judge.name)
+        labels = _labels(rows)
+        prompts = list(dict.fromkeys(r["prompt"] for r in rows))
+        total = len(prompts) * settings.runs
+        with Progress(total, f"evaluate {judge.name}", "answers", settings.progress) as bar:
+            answers = ask_judge(
+                judge, prompts, settings.runs, settings.seed, settings.cache_dir, bar.update
+            )
+        parse_ok, lenient_ok = Counter[str](), Counter[str]()
+        for run, seed in enumerate(seeds):
+            with out.writing(f"seed{seed}.jsonl") as tmp, JsonlWriter(tmp) as writer:
+                for row in rows:
+                    said = answers[row["prompt"]][run]
+                    record = _record(row, judge, seed, said, labels[row["stratum"]])
+                    parse_ok[row["split"]] += record.parse_ok
+                    if settings.lenient:
+                        lenient = lenient_parse(judge.target, said.text, labels[row["stratum"]])
+                        lenient_ok[row["split"]] += not isinstance(lenient, ParseFailure)
+                    writer.write(record)
+        per_split = Counter(r["split"] for r in rows)
+        summary: dict[str, Any] = {
+            "command": COMMAND,
+            "method": judge.name,
+            "target": judge.target,
+            "sampling": judge.sampling,
+            "judge": dict(info or {}),
+            "data": {
+                "data_dir": str(settings.data_dir),
+                "manifest_sha256": manifest_hash(manifest),
+                "benchmark": manifest.get("config", {}).get("name"),
+            },
+            "splits": list(dict.fromkeys(r["split"] for r in rows)),
+            "skipped_splits": skipped,
+            "runs": settings.runs,
+            "seeds": seeds,
+            "out_dir": str(settings.out_dir),
+            "files": [f"seed{s}.jsonl" for s in seeds],
+            "records_per_run": dict(sorted(per_split.items())),
+            "distinct_prompts": len(prompts),
+            "parse_ok": {s: parse_ok[s] for s in sorted(per_split)},  # over all runs
+            "lenient_parse_ok": {s: lenient_ok[s] for s in sorted(per_split)}
+            if settings.lenient
+            else None,
+        }
+        describe = getattr(judge, "describe", None)
+        if callable(describe):
+            summary["judge_description"] = describe()
+        out.write_json(SUMMARY, summary)
+        if isinstance(judge, Metered):  # this invocation's accounting (a rerun from cache costs 0)
+            out.write_json(USAGE, {**judge.usage.to_json(), "method": judge.name})
     return summary

@@ -6,9 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from reasonbench.core.sources import GNA
-from reasonbench.predictions.fields import predicted_fields
+from reasonbench.predictions.answers import answer_record
 from reasonbench.predictions.record import PredictionRecord
-from reasonbench.targets.parse import Parsed, parse_target
+from reasonbench.targets import parse_target
 
 
 def make_record(
@@ -21,19 +21,17 @@ def make_record(
     confidence_source: str,
 ) -> PredictionRecord:
     """One record; a parse failure keeps the raw output and nulls every predicted field."""
-    result = parse_target(target, entry["raw_output"], labels, GNA)
-    fields = predicted_fields(result)
     confidence = entry.get(confidence_source)
-    return PredictionRecord(
+    return answer_record(
         example_id=row["id"],
         method=method,
         seed=seed,
         split=row["split"],
+        target=target,
         raw_output=entry["raw_output"],
-        parse_ok=isinstance(result, Parsed),
+        answer=parse_target(target, entry["raw_output"], labels, GNA),
         confidence=None if confidence is None else float(confidence),
         # the source labels every record of the run, also those without a value (a verdict that
         # did not parse has no verdict-token probability), so thresholds are fitted per source
         confidence_source=confidence_source,
-        **fields,
     )

@@ -32,7 +32,7 @@ from reasonbench.judges.base import Judge, JudgeError
 
 __all__ = [
     "CHUNK",
-    "Answer",
+    "Output",
     "Progress",
     "Fingerprinted",
     "RawAnswers",
@@ -46,21 +46,21 @@ Progress = Callable[[int], None]  # called with the number of answers just finis
 
 
 @dataclass(frozen=True)
-class Answer:
-    text: str  # what the frozen parser reads
+class Output:
+    text: str  # what the frozen parser reads (what a judge said, before parsing)
     raw: str  # the judge's whole output (reasoning and extra lines included)
 
 
 @runtime_checkable
 class RawAnswers(Protocol):
-    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Answer]: ...
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]: ...
 
 
 @runtime_checkable
 class StreamingJudge(Protocol):
     def stream(
         self, prompts: Sequence[str], seed: int, progress: Progress | None
-    ) -> list[Answer]: ...
+    ) -> list[Output]: ...
 
 
 @runtime_checkable
@@ -71,12 +71,12 @@ class Fingerprinted(Protocol):
         ...
 
 
-def judge_answers(judge: Judge, prompts: Sequence[str], seed: int) -> list[Answer]:
+def judge_answers(judge: Judge, prompts: Sequence[str], seed: int) -> list[Output]:
     """One call of the judge, with raw outputs when it keeps them."""
     if isinstance(judge, RawAnswers):
         out = judge.answers(prompts, seed)
     else:
-        out = [Answer(t, t) for t in judge.generate(prompts, seed=seed)]
+        out = [Output(t, t) for t in judge.generate(prompts, seed=seed)]
     if len(out) != len(prompts) or not all(isinstance(a.text, str) for a in out):
         raise JudgeError(f"{judge.name}: {len(out)} answers for {len(prompts)} prompts")
     return out
@@ -88,7 +88,7 @@ def _one_run(
     seed: int,
     cache: tuple[GenerationCache, dict[str, Any]] | None,
     progress: Progress | None,
-) -> list[Answer]:
+) -> list[Output]:
     if isinstance(judge, StreamingJudge):
         return judge.stream(prompts, seed, progress)
     if cache is None:  # one call, as the judge prefers (a baseline fits once per call)
@@ -111,7 +111,7 @@ def _one_run(
             store.put(
                 [{"key": k, "text": a.text, "raw": a.raw} for k, a in zip(keys, fresh, strict=True)]
             )
-        out += [Answer(store.get(k)["text"], store.get(k)["raw"]) for k in keys]
+        out += [Output(store.get(k)["text"], store.get(k)["raw"]) for k in keys]
         if progress is not None:
             progress(len(chunk))
     return out
@@ -124,7 +124,7 @@ def ask_judge(
     seed: int = 0,
     cache_dir: Path | None = None,
     progress: Progress | None = None,
-) -> dict[str, tuple[Answer, ...]]:
+) -> dict[str, tuple[Output, ...]]:
     """Every distinct prompt answered ``runs`` times (run ``r`` with seed ``seed + r``)."""
     unique = list(dict.fromkeys(prompts))
     cache = None
@@ -132,7 +132,7 @@ def ask_judge(
         fingerprint = judge.fingerprint()
         group = content_key({"judge": fingerprint})[:16]  # one directory per judge
         cache = (GenerationCache(Path(cache_dir) / group), fingerprint)
-    answers: dict[str, list[Answer]] = {p: [] for p in unique}
+    answers: dict[str, list[Output]] = {p: [] for p in unique}
     try:
         for run in range(runs):
             texts = _one_run(judge, unique, seed + run, cache, progress)

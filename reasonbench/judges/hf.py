@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.cache import sha256_text
-from reasonbench.judges.answering import Answer
+from reasonbench.judges.answering import Output
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.instructions import TARGET_LINES
 from reasonbench.judges.prompting import Prompter, fewshot_examples
 from reasonbench.serve.wire import split_reasoning
+from reasonbench.targets import get_target
 
 __all__ = [
     "CausalLMJudge",
@@ -38,7 +38,7 @@ GREEDY = Decoding()
 def trim_lines(text: str, target: str) -> str:
     """The first non-empty lines the target has."""
     lines = [line for line in text.strip().split("\n") if line.strip()]
-    return "\n".join(lines[: TARGET_LINES[target]])
+    return "\n".join(lines[: get_target(target).lines])
 
 
 def trim_answer(text: str, target: str) -> str:
@@ -127,10 +127,10 @@ class CausalLMJudge:
             options |= {"temperature": None, "top_p": None, "top_k": None}
         return options
 
-    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Answer]:
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
         """The decoded outputs, and what the parser reads (trimmed, unless ``trim`` is off)."""
         raw = self._decode(prompts, seed)
-        return [Answer(trim_answer(t, self.target) if self.trim else t, t) for t in raw]
+        return [Output(trim_answer(t, self.target) if self.trim else t, t) for t in raw]
 
     def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
         return [a.text for a in self.answers(prompts, seed)]

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.cache import content_key
-from reasonbench.judges.answering import Answer
+from reasonbench.judges.answering import Output
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.hf import trim_lines
 from reasonbench.judges.prompting import Prompter, fewshot_examples
@@ -81,12 +81,12 @@ class ServedJudge:
     def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
         return [self.answer(r) for r in self.replies(prompts, seed)]
 
-    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Answer]:
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
         return self.stream(prompts, seed, None)
 
     def stream(
         self, prompts: Sequence[str], seed: int, progress: Callable[[int], None] | None
-    ) -> list[Answer]:
+    ) -> list[Output]:
         """The answers of one run; ``progress(1)`` per answer (cached ones first, then each as it
         arrives). The client caches each answer itself."""
         saved = self.client.on_reply
@@ -96,7 +96,7 @@ class ServedJudge:
             replies = self.replies(prompts, seed)
         finally:
             self.client.on_reply = saved
-        return [Answer(self.answer(r), r.raw) for r in replies]
+        return [Output(self.answer(r), r.raw) for r in replies]
 
     def describe(self) -> dict[str, Any]:
         """The judge as recorded beside its results (never the API key)."""

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reasonbench.io import OutputDir
 from reasonbench.reports import figures, tables
 from reasonbench.reports.render import Table
 
@@ -39,28 +40,30 @@ def write_reports(
     paper: Mapping[str, Any],
     methods: Mapping[str, str],
     out_dir: Path,
+    overwrite: bool = False,
 ) -> dict[str, Sequence[str]]:
     written_tables = []
     index = ["# Results", "", f"Data manifest sha256: `{metrics.get('data_manifest_sha256')}`", ""]
-    for table in all_tables(metrics, stats, paper, methods):
-        table.write(out_dir / "tables")
-        written_tables.append(table.name)
-        index.append(table.markdown())
     every = [methods["direct_receipt"], methods["cube"], "tfidf", "majority"]
     figs = []
-    for name, ok in (
-        (
-            "coverage_debt",
-            figures.coverage_debt(metrics, every, out_dir / "figures" / "coverage_debt.png"),
-        ),
-        ("forest", figures.forest(metrics, out_dir / "figures" / "forest.png")),
-        (
-            "consistency",
-            figures.consistency_bars(metrics, every, out_dir / "figures" / "consistency.png"),
-        ),
-    ):
-        if ok:
-            figs.append(name)
-            index.append(f"![{name}](figures/{name}.png)\n")
-    (out_dir / "README.md").write_text("\n".join(index), encoding="utf-8")
+    with OutputDir(out_dir, "tables", overwrite) as out:
+        for table in all_tables(metrics, stats, paper, methods):
+            table.write(out)
+            written_tables.append(table.name)
+            index.append(table.markdown())
+        for name, ok in (
+            (
+                "coverage_debt",
+                figures.coverage_debt(metrics, every, out, "figures/coverage_debt.png"),
+            ),
+            ("forest", figures.forest(metrics, out, "figures/forest.png")),
+            (
+                "consistency",
+                figures.consistency_bars(metrics, every, out, "figures/consistency.png"),
+            ),
+        ):
+            if ok:
+                figs.append(name)
+                index.append(f"![{name}](figures/{name}.png)\n")
+        out.write_text("README.md", "\n".join(index))
     return {"tables": written_tables, "figures": figs}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -11,21 +10,20 @@ import matplotlib
 matplotlib.use("Agg")  # headless: figures are files, never windows
 import matplotlib.pyplot as plt  # noqa: E402
 
+from reasonbench.io import OutputDir  # noqa: E402
 from reasonbench.reports.lookup import dig, seed_mean  # noqa: E402
 
 Metrics = Mapping[str, Any]
 PNG_META = {"Software": None}  # no version stamp, so the bytes depend on the data only
 
 
-def _save(fig: Any, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.png")
-    fig.savefig(tmp, dpi=130, bbox_inches="tight", metadata=PNG_META)
+def _save(fig: Any, out: OutputDir, rel: str) -> None:
+    with out.writing(rel) as tmp:
+        fig.savefig(tmp, format="png", dpi=130, bbox_inches="tight", metadata=PNG_META)
     plt.close(fig)
-    tmp.replace(path)
 
 
-def coverage_debt(metrics: Metrics, methods: Sequence[str], path: Path) -> bool:
+def coverage_debt(metrics: Metrics, methods: Sequence[str], out: OutputDir, rel: str) -> bool:
     fig, ax = plt.subplots(figsize=(5.5, 3.8))
     drawn = False
     for m in methods:
@@ -50,11 +48,11 @@ def coverage_debt(metrics: Metrics, methods: Sequence[str], path: Path) -> bool:
     ax.set_title("Coverage–debt on the locked test")
     if drawn:
         ax.legend(fontsize=7)
-    _save(fig, path)
+    _save(fig, out, rel)
     return drawn
 
 
-def forest(metrics: Metrics, path: Path) -> bool:
+def forest(metrics: Metrics, out: OutputDir, rel: str) -> bool:
     rows = []
     for method, outcomes in sorted((dig(metrics, "inference", "methods") or {}).items()):
         for outcome, ci in sorted(outcomes.items()):
@@ -79,11 +77,11 @@ def forest(metrics: Metrics, path: Path) -> bool:
     ax.invert_yaxis()
     ax.set_xlabel("percentage points (95% hierarchical bootstrap CI)")
     ax.set_title("Effects on the locked test")
-    _save(fig, path)
+    _save(fig, out, rel)
     return True
 
 
-def consistency_bars(metrics: Metrics, methods: Sequence[str], path: Path) -> bool:
+def consistency_bars(metrics: Metrics, methods: Sequence[str], out: OutputDir, rel: str) -> bool:
     kinds = ("inverse", "permutation", "distractor")
     present = [m for m in methods if dig(metrics, "methods", m)]
     if not present:
@@ -103,5 +101,5 @@ def consistency_bars(metrics: Metrics, methods: Sequence[str], path: Path) -> bo
     ax.set_ylim(0, 100)
     ax.set_title("Paired consistency per control")
     ax.legend(fontsize=7)
-    _save(fig, path)
+    _save(fig, out, rel)
     return True

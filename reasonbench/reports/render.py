@@ -6,7 +6,8 @@ import csv
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
+
+from reasonbench.io import OutputDir
 
 Cell = str | int | float | None
 
@@ -80,10 +81,7 @@ class Table:
         lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
         return "\n".join(lines) + "\n"
 
-    def write(self, directory: Path) -> None:
-        directory.mkdir(parents=True, exist_ok=True)
+    def write(self, out: OutputDir, subdir: str = "tables") -> None:
+        """``<subdir>/<name>.{md,csv,tex}``, each atomically, through ``out``'s ownership check."""
         for suffix, text in (("md", self.markdown()), ("csv", self.csv()), ("tex", self.latex())):
-            target = directory / f"{self.name}.{suffix}"
-            tmp = target.with_name(target.name + ".tmp")
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(target)
+            out.write_text(f"{subdir}/{self.name}.{suffix}", text)

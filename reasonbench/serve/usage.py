@@ -9,12 +9,12 @@ failed attempts by kind (``http_429``, ``http_5xx``, ``timeout``, ``connection``
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reasonbench.io.atomic import write_json
 from reasonbench.serve.config import Prices
 from reasonbench.serve.wire import Reply
 
@@ -85,11 +85,6 @@ class Usage:
 
 
 def write_usage(path: Path, usage: Usage, extra: dict[str, Any] | None = None) -> None:
-    """``usage.json`` beside the records, written atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(
-        json.dumps({**usage.to_json(), **(extra or {})}, indent=1, sort_keys=True) + "\n",
-        encoding="utf-8",
-    )
-    tmp.replace(path)
+    """``usage.json`` (or any path) written atomically, for callers without an output layer
+    of their own (``reasonbench evaluate`` writes it through its :class:`~reasonbench.io.OutputDir`)."""
+    write_json(path, {**usage.to_json(), **(extra or {})})

@@ -17,7 +17,6 @@ from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
 from reasonbench.core.sources import cell_key, cell_order, mask_members
 
-TARGETS: tuple[str, ...] = ("direct_verdict", "direct_receipt", "rationale_receipt", "cube")
 EMPTY_CELL = "-"
 NO_RECEIPT = "none"
 SET_SEPARATOR = " | "
@@ -58,10 +57,7 @@ def rationale_text(old_trace: Sequence[str], new_trace: Sequence[str], limit: in
 
 
 def all_targets(cube: Cube, receipt: Receipt, rationale: str) -> dict[str, str]:
-    """The four serialized targets of one example, keyed ``target_<name>``."""
-    return {
-        "target_direct_verdict": direct_verdict(receipt),
-        "target_direct_receipt": direct_receipt(receipt),
-        "target_rationale_receipt": rationale_receipt(receipt, rationale),
-        "target_cube": cube_target(cube),
-    }
+    """The serialized targets of one example, keyed ``target_<name>`` (every registered target)."""
+    from reasonbench.targets.base import TARGETS  # the registry imports this module's writers
+
+    return {f"target_{n}": TARGETS.get(n).serialize(cube, receipt, rationale) for n in TARGETS}

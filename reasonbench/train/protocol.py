@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reasonbench.targets.serialize import TARGETS
+from reasonbench.targets import TARGETS
 
 MODELS = ("qwen3_1.7b", "qwen3_0.6b")
 SEEDS = (0, 1, 2, 3, 4)

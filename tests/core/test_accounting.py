@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reasonbench.core import Cube, Outcome, PredictedTransition, account, classify, receipt_of
+from reasonbench.core import Answer, Cube, Outcome, account, classify, receipt_of
 
 CHANGED = receipt_of(
     Cube.from_cells(
@@ -36,8 +36,8 @@ STABLE = receipt_of(
 )
 
 
-def pred(old: str | None, new: str | None, family: list[list[str]] | None) -> PredictedTransition:
-    return PredictedTransition.from_family(old, new, family)
+def pred(old: str | None, new: str | None, family: list[list[str]] | None) -> Answer:
+    return Answer.from_family(old, new, family)
 
 
 @pytest.mark.parametrize(

@@ -46,15 +46,17 @@ def test_baseline_judge_records_feed_analyze(
 
 
 def test_tiny_local_judge_is_batched_cached_and_rerun_identically(
-    small_bench: Path, tiny_cache: Path, tmp_path: Path
+    small_bench: Path, tiny_cache: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     preds, cache = tmp_path / "predictions", tmp_path / "answers"
     argv = evaluate_argv(
         small_bench, preds, "judge=tiny", f"judge.args.cache_dir={tiny_cache}",
         "judge.args.decoding.max_new_tokens=4", "splits=[shift_depth,cardinality_nope]",
-        f"cache_dir={cache}", "runs=2",
+        f"cache_dir={cache}", "runs=2", "progress=true",
     )  # fmt: skip
     assert main(argv) == 0
+    progress = capsys.readouterr().err  # off a terminal: plain lines with rate and ETA
+    assert "evaluate tiny: 30/60 answers (50%)" in progress and "answers/s, ETA" in progress
     out = preds / "tiny"
     files = sorted(out.glob("seed*.jsonl"))
     assert [f.name for f in files] == ["seed0.jsonl", "seed1.jsonl"]
@@ -84,7 +86,7 @@ def test_foreign_predictions_are_never_overwritten(
     assert main(argv) == 2
     assert (foreign / "seed0.jsonl").read_text() == "keep me\n"
     err = capsys.readouterr().err.strip()
-    assert err.startswith("reasonbench evaluate: error: ") and "did not write" in err
+    assert err.startswith("reasonbench evaluate: error: ") and "not written by reasonbench" in err
     assert len(err.splitlines()) == 1
     assert (
         main(evaluate_argv(small_bench, preds, "judge=majority", "judge.name=m2", "splits=[dev]"))
@@ -97,6 +99,9 @@ def test_foreign_predictions_are_never_overwritten(
         == 2
     )
     assert "already has predictions in" in capsys.readouterr().err
+    overwrite = ["judge=majority", "judge.name=maj", "splits=[dev]", "overwrite=true"]
+    assert main(evaluate_argv(small_bench, preds, *overwrite)) == 0  # the user's explicit choice
+    assert len(read_predictions(foreign / "seed0.jsonl")) == 50
 
 
 @pytest.mark.parametrize(

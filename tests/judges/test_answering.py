@@ -12,7 +12,7 @@ import pytest
 
 from reasonbench.baselines import load_rows
 from reasonbench.judges import answering, make_judge
-from reasonbench.judges.answering import Answer, Fingerprinted, ask_judge
+from reasonbench.judges.answering import Fingerprinted, Output, ask_judge
 from reasonbench.models.tiny import build_tiny
 
 
@@ -26,7 +26,7 @@ class Counting:
     def fingerprint(self) -> dict[str, Any]:
         return dict(self.inner.fingerprint())
 
-    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Answer]:
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
         if self.die_after is not None and self.decoded >= self.die_after:
             raise KeyboardInterrupt  # a kill between two chunks
         self.decoded += len(prompts)

@@ -211,6 +211,6 @@ def test_cli_errors(bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[s
         )
         == 2
     )
-    assert "nope.parquet not found" in capsys.readouterr().err
+    assert "split 'nope' not found under" in capsys.readouterr().err
     assert main(["judge-card", "judge=lora", f"data_dir={bench}", f"out_dir={tmp_path}"]) == 2
     assert "set judge.args.run_dir" in capsys.readouterr().err

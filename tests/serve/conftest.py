@@ -62,7 +62,7 @@ def server(tiny_server: TinyServer) -> Iterator[TinyServer]:
 
 @pytest.fixture
 def proxy(server: TinyServer) -> Iterator[FaultProxy]:
-    faulty = FaultProxy(server.base_url, slow_s=2.0)
+    faulty = FaultProxy(server.base_url)
     try:
         yield faulty
     finally:

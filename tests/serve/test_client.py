@@ -4,6 +4,7 @@ serve`` on loopback, and a real fault-injecting proxy in front of it. No mock se
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -94,13 +95,16 @@ def test_killed_server_run_stops_then_resumes_without_duplicates(
 def test_faults_are_retried_or_counted(
     proxy: FaultProxy, served_model: Path, prompts: list[str], tmp_path: Path
 ) -> None:
-    reference = [
-        r.raw for r in Client(endpoint(proxy.base_url, served_model)).ask(prompts[:3], SHORT)
-    ]
+    started = time.monotonic()
+    plain = Client(endpoint(proxy.base_url, served_model, concurrency=1))
+    reference = [r.raw for r in plain.ask(prompts[:3], SHORT)]
+    # a timeout well above this machine's answer time (however loaded), and a stall above that
+    timeout = max(1.0, 5 * (time.monotonic() - started) / 3)
+    proxy.slow_s = 2 * timeout
     proxy.seen.clear()
     proxy.queue(["429", "500", "truncate", "hangup", "slow", "429-date", "503"])
     client = Client(
-        endpoint(proxy.base_url, served_model, concurrency=1, timeout_s=1.0),
+        endpoint(proxy.base_url, served_model, concurrency=1, timeout_s=timeout),
         tmp_path,
         RetryPolicy(backoff_s=0.01, max_backoff_s=0.05, max_consecutive_failures=10),
     )

@@ -11,21 +11,21 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reasonbench.assembly.write import manifest_hash
+from reasonbench.core.answer import Answer
 from reasonbench.invariance.metrics import HANDLINGS, PisConfig, invariance_report
 from reasonbench.invariance.runs import Answers, ask, parse_answers, run_plan, stress_rows
 from reasonbench.invariance.suite import StressSuite, build_suite
+from reasonbench.io import manifest_hash, read_manifest
 from reasonbench.judges.answering import Progress
 from reasonbench.judges.base import Judge
 from reasonbench.reports.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
 from reasonbench.reports.judge_card.record import JudgeCard
-from reasonbench.targets import Parsed, ParseResult
+from reasonbench.targets import ParseResult
 
 __all__ = ["CardSettings", "evaluate_judge"]
 
@@ -46,7 +46,7 @@ def _failure_rate(
     prompts: Sequence[str], parsed: Mapping[str, Sequence[ParseResult]]
 ) -> float | None:
     results = [r for p in dict.fromkeys(prompts) for r in parsed[p]]
-    return sum(not isinstance(r, Parsed) for r in results) / len(results) if results else None
+    return sum(not isinstance(r, Answer) for r in results) / len(results) if results else None
 
 
 def _kinds(suite: StressSuite, controls: Sequence[str]) -> dict[str, list[str]]:
@@ -61,8 +61,7 @@ def _kinds(suite: StressSuite, controls: Sequence[str]) -> dict[str, list[str]]:
 
 
 def _data(data_dir: Path, suite: StressSuite, settings: CardSettings) -> dict[str, Any]:
-    manifest_path = data_dir / "MANIFEST.json"
-    manifest = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {"files": {}}
+    manifest = read_manifest(data_dir)
     return {
         "manifest_sha256": manifest_hash(manifest),
         "benchmark": manifest.get("config", {}).get("name"),
@@ -116,7 +115,7 @@ def evaluate_judge(
     }
     items = [(i.item_id, i.split, i.base_prompt) for i in suite.items]
     checks = [(c["id"], CONTROLS, c["prompt"]) for c in controls]
-    accuracy = accuracy_section(data_dir, judge.name, items, checks, answers, parsed)
+    accuracy = accuracy_section(data_dir, judge.name, judge.target, items, checks, answers, parsed)
     kinds = _kinds(suite, [c["prompt"] for c in controls])
     runs = {
         "answers_per_prompt": plan.runs,

@@ -4,7 +4,7 @@ A rewritten prompt is accepted only if, for every policy component it words (the
 revised rule N and scope A):
 
 1. the text parses back — from the text alone, unambiguously — into a rule and a scope
-   (:class:`~reasonbench.invariance.textparse.PolicyParser`);
+   (:class:`~reasonbench.strata.organizational.rewrites.textparse.PolicyParser`);
 2. the parsed objects *compile to the same rule*: equal to the originals up to the order of
    conditions and of the parts of a conjunction (deny overrides approve and conjunctions
    commute, so execution cannot see either order; exception order is kept, it decides);
@@ -21,13 +21,17 @@ from typing import Any
 
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.state import EvaluatorState
-from reasonbench.invariance.render import rule_text, scope_rule_text
-from reasonbench.invariance.textparse import AmbiguousText, PolicyParser, UnreadableText
-from reasonbench.invariance.wording import Wording
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational.adjudicator import ADJUDICATOR, unpack
 from reasonbench.strata.organizational.model import Condition, Norm, Predicate, Scope
 from reasonbench.strata.organizational.render import subject_words
+from reasonbench.strata.organizational.rewrites.render import rule_text, scope_rule_text
+from reasonbench.strata.organizational.rewrites.textparse import (
+    AmbiguousText,
+    PolicyParser,
+    UnreadableText,
+)
+from reasonbench.strata.organizational.rewrites.wording import Wording
 from reasonbench.strata.organizational.schema import Clause
 
 __all__ = ["CertificationError", "Certifier", "canonical_norm", "canonical_scope"]

@@ -9,19 +9,24 @@ from functools import cache
 import pytest
 
 from reasonbench.core.cube import execute_cube
-from reasonbench.invariance.certify import (
-    CertificationError,
-    Certifier,
-    canonical_norm,
-    canonical_scope,
-)
-from reasonbench.invariance.render import _blocks, rewrite_prompt, rule_text
-from reasonbench.invariance.wording import BLOCKS, RewriteSet, Wording, load_rewrites
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational import OrganizationalStratum
 from reasonbench.strata.organizational.adjudicator import ADJUDICATOR
 from reasonbench.strata.organizational.compose import sample_transition
 from reasonbench.strata.organizational.render import norm_text
+from reasonbench.strata.organizational.rewrites.certify import (
+    CertificationError,
+    Certifier,
+    canonical_norm,
+    canonical_scope,
+)
+from reasonbench.strata.organizational.rewrites.render import _blocks, rewrite_prompt, rule_text
+from reasonbench.strata.organizational.rewrites.wording import (
+    BLOCKS,
+    RewriteSet,
+    Wording,
+    load_rewrites,
+)
 
 # One-, two- and three-source changes: operators add, move and remove exceptions, thresholds,
 # requirements and scope tests, so the rewritten texts cover far more than the clause's own rule.
@@ -146,7 +151,7 @@ def test_reordering_keeps_the_compiled_rule_but_not_the_tuple() -> None:
 
 def test_rules_sharing_a_text_do_not_share_a_certificate(monkeypatch: pytest.MonkeyPatch) -> None:
     # a lossy rewrite: the rule with the other default renders to the clause rule's text
-    from reasonbench.invariance import certify
+    from reasonbench.strata.organizational.rewrites import certify
 
     clause = stratum().clause("org-expenses-meals")
     wording = rewrites().wording("T1-reorder", "memo")
@@ -170,7 +175,7 @@ def test_rules_sharing_a_text_do_not_share_a_certificate(monkeypatch: pytest.Mon
 def test_scopes_sharing_a_text_do_not_share_a_certificate(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from reasonbench.invariance import certify
+    from reasonbench.strata.organizational.rewrites import certify
 
     clause = next(c for c in stratum().clause_set.clauses if c.scope.tests)
     wording = rewrites().wording("T1-reorder", "memo")

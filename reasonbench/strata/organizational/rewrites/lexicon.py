@@ -4,7 +4,7 @@ Per template family, a list of families of interchangeable phrases. Phrase 0 is 
 family's own templates use; T2 rewrite ``i`` replaces every phrase 0 by phrase ``i`` of the same
 family — only inside policy templates, on whole words — so a swap never crosses deontic families.
 Whether the swapped text still says the same rule is not taken on trust: every rewrite is
-certified by execution (:mod:`reasonbench.invariance.certify`).
+certified by execution (:mod:`reasonbench.strata.organizational.rewrites.certify`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Rendering a policy under a :class:`~reasonbench.invariance.wording.Wording`.
+"""Rendering a policy under a :class:`~reasonbench.strata.organizational.rewrites.wording.Wording`.
 
 The standard layout *is* the benchmark's renderer (``norm_text``); other layouts reuse its
 per-item sentences (``item_sentences``) and only move blocks. A reversed order renders an
@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reasonbench.invariance.wording import BLOCKS, Wording
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational.model import APPROVE, DENY, Condition, Norm, Scope
 from reasonbench.strata.organizational.prompt import render_transition, source_text
@@ -24,6 +23,7 @@ from reasonbench.strata.organizational.render import (
     scope_text,
     subject_words,
 )
+from reasonbench.strata.organizational.rewrites.wording import BLOCKS, Wording
 from reasonbench.strata.organizational.schema import Clause, FieldSpec
 
 __all__ = ["reordered_norm", "reordered_scope", "rewrite_prompt", "rule_text", "scope_rule_text"]

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reasonbench.invariance.lexicon import Lexicon, parse_lexicon
 from reasonbench.strata.organizational.loader import read_yaml
 from reasonbench.strata.organizational.parse import mapping, need, text
 from reasonbench.strata.organizational.render import Family
+from reasonbench.strata.organizational.rewrites.lexicon import Lexicon, parse_lexicon
 from reasonbench.strata.organizational.templates import KEYS, load_templates
 from reasonbench.strata.template_set import TemplateSet, placeholders
 
@@ -33,7 +33,7 @@ __all__ = [
     "load_rewrites",
 ]
 
-DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "invariance"
+DATA_DIR = Path(__file__).resolve().parents[4] / "data" / "invariance"
 CERTIFIED = ("T1", "T2", "T4")  # certified-equivalent transform families (principle 1)
 TRANSFORMS = (*CERTIFIED, "threshold")
 BLOCKS = ("conditions", "deny_precedence", "default", "exceptions", "exception_order")

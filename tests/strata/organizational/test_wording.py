@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
-from reasonbench.invariance.wording import DATA_DIR, POLICY_KEYS, load_rewrites
 from reasonbench.strata.organizational.parse import ClauseError
+from reasonbench.strata.organizational.rewrites.wording import DATA_DIR, POLICY_KEYS, load_rewrites
 
 
 def test_shipped_rewrites_load() -> None:
