@@ -21,7 +21,7 @@ def test_benchmark_configs_validate(benchmark: str) -> None:
         cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
     data: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
     spec = spec_from_config(data)
-    assert spec.total_cases > 0 and spec.changed <= spec.total_cases
+    assert spec.total_cases > 0 and spec.quotas.changed <= spec.total_cases
 
 
 def test_paper_config_has_paper_quotas() -> None:
@@ -29,7 +29,7 @@ def test_paper_config_has_paper_quotas() -> None:
         cfg = compose("generate")
     spec = spec_from_config(OmegaConf.to_container(cfg.benchmark, resolve=True))  # type: ignore[arg-type]
     assert spec.total_cases == 19_520
-    assert (spec.changed, spec.ambiguous) == (10_888, 3_470)
+    assert (spec.quotas.changed, spec.quotas.ambiguous) == (10_888, 3_470)
     assert sum(a.cases for a in spec.splits["test_locked"].values()) == 2_400
     assert spec.splits["test_locked"]["organizational"].units == 6
     assert spec.splits["test_locked"]["logical"].units == 96

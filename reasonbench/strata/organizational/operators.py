@@ -1,4 +1,5 @@
-"""The operator registry: every mutation operator by name, typed by the one source it changes.
+"""The operators of the organizational stratum: every mutation operator by name, typed by the one
+source it changes.
 
 Names are stable identifiers: an operator-shift split holds some of them out by name, so a
 renamed operator silently changes a frozen split. Order here is the registry order used when a
@@ -12,9 +13,9 @@ from types import MappingProxyType
 
 from reasonbench.core.sources import GNA
 from reasonbench.strata.base import Operator
-from reasonbench.strata.organizational.ops_authority import AUTHORITY_OPERATORS
-from reasonbench.strata.organizational.ops_grounds import GROUNDS_OPERATORS
-from reasonbench.strata.organizational.ops_norms import NORM_OPERATORS
+from reasonbench.strata.organizational.ops.authority import AUTHORITY_OPERATORS
+from reasonbench.strata.organizational.ops.grounds import GROUNDS_OPERATORS
+from reasonbench.strata.organizational.ops.norms import NORM_OPERATORS
 
 OPERATORS: Mapping[str, Operator] = MappingProxyType(
     {op.name: op for op in (*GROUNDS_OPERATORS, *NORM_OPERATORS, *AUTHORITY_OPERATORS)}
