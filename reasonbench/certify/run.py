@@ -51,7 +51,7 @@ def _certify_all(config: CertifyConfig, case_set: CaseSet, executor: Executor) -
     cases = case_set.cases
     results: dict[int, CaseResult] = {}
     with (
-        Progress(len(cases), "certify", "case", enabled=config.progress) as bar,
+        Progress(len(cases), "certify", "cases", enabled=config.progress) as bar,
         ThreadPoolExecutor(max_workers=config.workers) as pool,
     ):
         pending: dict[Future[CaseResult], int] = {}

@@ -290,7 +290,11 @@ def _show(node: Any) -> str:
         text = OmegaConf.to_yaml(node, resolve=False).strip().replace("\n", " ")
         return text if len(text) <= 40 else text[:37] + "..."
     value = node._value() if hasattr(node, "_value") else node
-    return "null" if value is None else str(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return '""' if value == "" else str(value)
 
 
 def _comments(path: Path) -> dict[str, str]:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from reasonbench import __version__
 from reasonbench.cli import (
     benchmark,
+    certify,
     clauses,
     evaluate,
     hydra_app,
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     learning.add_parsers(subparsers)
     judge_card.add_parser(subparsers)
     evaluate.add_parser(subparsers)
+    certify.add_parser(subparsers)
     return parser
 
 

@@ -253,6 +253,26 @@ class PredictSchema:
     progress: bool = MISSING
 
 
+@dataclass
+class CertifySchema:
+    cases: str = MISSING
+    adjudicator: str = MISSING
+    labels: list[str] = MISSING
+    out_dir: str = MISSING
+    overwrite: bool = MISSING
+    execution: str = MISSING
+    budget: int | None = None
+    order: list[str] | None = None
+    repeats: int = MISSING
+    workers: int = MISSING
+    timeout_s: float = MISSING
+    cache: str | None = None
+    adjudicator_version: str = MISSING
+    sources: list[str] | None = None
+    progress: bool = MISSING
+    plugin_options: dict[str, Any] = MISSING
+
+
 for _name, _schema in (
     ("generate", GenerateSchema),
     ("audit", AuditSchema),
@@ -263,5 +283,6 @@ for _name, _schema in (
     ("evaluate", EvaluateSchema),
     ("train", TrainSchema),
     ("predict", PredictSchema),
+    ("certify", CertifySchema),
 ):
     SCHEMAS.register(_name, _schema)

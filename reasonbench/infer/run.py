@@ -137,7 +137,7 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
         encoded = {i: encode_prompt(tokenizer, rows[i]["prompt"]) for i in mine}
         order = sorted(mine, key=lambda i: (-len(encoded[i]), i))
         size = int(cfg.batch_size)
-        bar = Progress(len(order), "predict", "ex", bool(cfg.progress))
+        bar = Progress(len(order), "predict", "examples", bool(cfg.progress))
         partial.unlink(missing_ok=True)
         with JsonlWriter(partial) as writer:
             for start in range(0, len(order), size):

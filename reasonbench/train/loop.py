@@ -133,7 +133,7 @@ def run_loop(
     bar = Progress(
         settings.total_steps,
         "train",
-        "step",
+        "steps",
         settings.progress and accelerator.is_main_process,
         initial=start_step,
     )

@@ -40,6 +40,7 @@ def _lines(text: str) -> list[str]:
     for line in lines:
         line = line.strip().removeprefix("$ ")
         for part in re.split(r"\s*(?:&&|\|\||;|\|)\s*", line):
+            part = re.sub(r"^([A-Z_][A-Z0-9_]*=\S*\s+)+", "", part)  # VAR=value before a command
             if COMMAND.match(part):  # not a benchmark table row like "reasonbench (bitmask cells)"
                 out.append(part)
     return out
