@@ -11,6 +11,7 @@ from reasonbench.cli import (
     benchmark,
     certify,
     clauses,
+    evaluate,
     hydra_app,
     judge_card,
     learning,
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     results.add_parsers(subparsers)
     learning.add_parsers(subparsers)
     judge_card.add_parser(subparsers)
+    evaluate.add_parser(subparsers)
     certify.add_parser(subparsers)
     return parser
 

@@ -190,7 +190,23 @@ class JudgeCardSchema:
     replicates: int = MISSING
     controls: bool = MISSING
     write_answers: bool = MISSING
+    cache_dir: str | None = None
     pis: PisSchema = field(default_factory=PisSchema)
+
+
+@dataclass
+class EvaluateSchema:
+    judge: JudgeSchema = field(default_factory=JudgeSchema)
+    data_dir: str = MISSING
+    splits: list[str] = MISSING
+    runs: int = MISSING
+    seed: int = MISSING
+    predictions_dir: str = MISSING
+    out_dir: str = MISSING
+    overwrite: bool = MISSING
+    cache_dir: str | None = None
+    lenient: bool = MISSING
+    progress: bool = MISSING
 
 
 @dataclass
@@ -264,6 +280,7 @@ for _name, _schema in (
     ("analyze", AnalyzeSchema),
     ("tables", TablesSchema),
     ("judge_card", JudgeCardSchema),
+    ("evaluate", EvaluateSchema),
     ("train", TrainSchema),
     ("predict", PredictSchema),
     ("certify", CertifySchema),

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.hf import CausalLMJudge, load_causal_lm
+from reasonbench.judges.hf import CausalLMJudge, load_causal_lm, model_identity
 from reasonbench.targets import get_target
 
 __all__ = ["lora_judge"]
@@ -50,6 +50,7 @@ def lora_judge(
     from peft import PeftModel
 
     from reasonbench.models.prompting import model_input
+    from reasonbench.train.lora import adapter_hash
 
     if run_dir is not None:
         run_base, run_adapter, run_target = _from_run(Path(run_dir))
@@ -66,6 +67,11 @@ def lora_judge(
     model = PeftModel.from_pretrained(model, adapter_path, is_trainable=False)
     if merge:  # same outputs, faster decoding
         model = model.merge_and_unload()
+    identity = {
+        **model_identity("lora", base_path, dtype, device),
+        "adapter": adapter_hash(Path(adapter_path)),
+        "merged": merge,
+    }
     return CausalLMJudge(
         name,
         check_target(target),
@@ -74,4 +80,5 @@ def lora_judge(
         model_input,
         Decoding(**options),
         batch_size,
+        identity=identity,
     )

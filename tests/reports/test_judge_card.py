@@ -185,7 +185,7 @@ def test_cli_cards_the_tiny_model(bench: Path, tmp_path: Path, tiny_cache: Path)
     out = tmp_path / "tiny"
     argv = ["judge-card", "judge=tiny", f"data_dir={bench}", f"out_dir={out}", "max_items=3",
             "controls=false", "replicates=100", f"judge.args.cache_dir={tiny_cache}",
-            "judge.args.decoding.max_new_tokens=6"]  # fmt: skip
+            "judge.args.decoding.max_new_tokens=6", f"cache_dir={tmp_path / 'answers'}"]  # fmt: skip
     assert main(argv) == 0
     card = JudgeCard.from_json(json.loads((out / "judge_card.json").read_text()))
     assert card.judge["name"] == "tiny" and card.judge["factory"] == "tiny_zero_shot"
