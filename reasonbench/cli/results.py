@@ -47,12 +47,14 @@ def run_baselines(cfg: DictConfig) -> int:
 
 
 def run_analyze(cfg: DictConfig) -> int:
-    from reasonbench.analysis.analyze import analyze
+    from reasonbench.analysis.analyze import CalibrationSettings, analyze
     from reasonbench.analysis.selective import MixedSourceError
     from reasonbench.io import OutputDir
     from reasonbench.predictions import PredictionFileError
 
     comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
+    roles: Any = OmegaConf.to_container(cfg.methods, resolve=True)
+    c = cfg.calibration
     try:
         metrics = analyze(
             Path(cfg.data_dir),
@@ -61,6 +63,11 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.replicates,
             cfg.seed,
             cfg.allow_mixed_sources,
+            role_map=roles,
+            calibration=CalibrationSettings(
+                tuple(c.maps), tuple(c.selective_on), c.bins, c.min_points
+            ),
+            progress=bool(cfg.progress),
         )
     except (FileNotFoundError, PredictionFileError, MixedSourceError) as exc:
         return fail("analyze", str(exc))

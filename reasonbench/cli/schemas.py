@@ -138,8 +138,24 @@ class BaselinesSchema:
 
 
 @dataclass
+class MethodRoleSchema:
+    method: str = MISSING
+    target: str | None = None
+    model: str | None = None
+    data: str | None = None
+
+
+@dataclass
+class CalibrationSchema:
+    maps: list[str] = MISSING
+    selective_on: list[str] = MISSING
+    bins: int = MISSING
+    min_points: int = MISSING
+
+
+@dataclass
 class AnalyzeSchema:
-    methods: dict[str, str] = MISSING
+    methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
     predictions_dir: str = MISSING
     out: str = MISSING
@@ -147,12 +163,14 @@ class AnalyzeSchema:
     replicates: int = MISSING
     seed: int = MISSING
     allow_mixed_sources: bool = MISSING
+    calibration: CalibrationSchema = field(default_factory=CalibrationSchema)
+    progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
 
 
 @dataclass
 class TablesSchema:
-    methods: dict[str, str] = MISSING
+    methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
     metrics: str = MISSING
     out_dir: str = MISSING

@@ -1,11 +1,6 @@
 """Core semantics: states, the adjudicator protocol, cubes, receipts, certification, accounting."""
 
-from reasonbench.core.accounting import (
-    AccountingSummary,
-    Outcome,
-    account,
-    classify,
-)
+from reasonbench.core.accounting import Outcome, classify
 from reasonbench.core.adjudicator import (
     REFER,
     Adjudicator,
@@ -40,7 +35,6 @@ from reasonbench.core.state import EvaluatorState, changed_sources, hybrid, stat
 __all__ = [
     "GNA",
     "REFER",
-    "AccountingSummary",
     "Answer",
     "Adjudicator",
     "Certificate",
@@ -49,7 +43,6 @@ __all__ = [
     "Oracle",
     "Outcome",
     "Receipt",
-    "account",
     "canonical_family",
     "cell_key",
     "cell_order",
