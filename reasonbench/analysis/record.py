@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reasonbench.analysis.bootstrap import Interval
-from reasonbench.analysis.jsontypes import from_json, to_json
+from reasonbench.analysis.jsontypes import RecordFormatError, from_json, to_json
 from reasonbench.analysis.selective import SelectiveResult
 
 __all__ = [
@@ -239,7 +239,7 @@ class MetricsReport:
     def from_json(cls, data: Any) -> MetricsReport:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise ValueError(
+            raise RecordFormatError(
                 f"not a metrics file of this reasonbench: format {found!r}, expected {FORMAT!r} "
                 "(rerun 'reasonbench analyze')"
             )

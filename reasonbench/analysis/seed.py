@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from reasonbench.analysis.calibration import (
     CALIBRATION,
+    MAP_KINDS,
     CalibrationMaps,
     decision,
     fit_report,
@@ -38,6 +39,16 @@ class CalibrationSettings:
     selective_on: tuple[str, ...] = (RAW, "isotonic")  # confidence scales debt thresholds use
     bins: int = 10  # reliability-diagram and ECE bins
     min_points: int = 20  # calibration predicted changes a source needs for a map
+
+    def __post_init__(self) -> None:
+        for kind in self.maps:
+            MAP_KINDS.get(kind)  # an unknown kind names the registered ones
+        unknown = [s for s in self.selective_on if s != RAW and s not in self.maps]
+        if unknown:
+            raise ValueError(
+                f"selective_on {unknown}: a confidence scale is 'raw' or one of the fitted "
+                f"calibration maps {list(self.maps)}"
+            )
 
 
 def _curves(

@@ -54,7 +54,6 @@ def run_analyze(cfg: DictConfig) -> int:
 
     comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
     roles: Any = OmegaConf.to_container(cfg.methods, resolve=True)
-    c = cfg.calibration
     try:
         metrics = analyze(
             Path(cfg.data_dir),
@@ -65,7 +64,10 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.allow_mixed_sources,
             role_map=roles,
             calibration=CalibrationSettings(
-                tuple(c.maps), tuple(c.selective_on), c.bins, c.min_points
+                tuple(cfg.calibration_maps),
+                tuple(cfg.selective_on),
+                cfg.reliability_bins,
+                cfg.calibration_min_points,
             ),
             progress=bool(cfg.progress),
         )

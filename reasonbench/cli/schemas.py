@@ -146,14 +146,6 @@ class MethodRoleSchema:
 
 
 @dataclass
-class CalibrationSchema:
-    maps: list[str] = MISSING
-    selective_on: list[str] = MISSING
-    bins: int = MISSING
-    min_points: int = MISSING
-
-
-@dataclass
 class AnalyzeSchema:
     methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
@@ -163,7 +155,10 @@ class AnalyzeSchema:
     replicates: int = MISSING
     seed: int = MISSING
     allow_mixed_sources: bool = MISSING
-    calibration: CalibrationSchema = field(default_factory=CalibrationSchema)
+    calibration_maps: list[str] = MISSING
+    selective_on: list[str] = MISSING
+    reliability_bins: int = MISSING
+    calibration_min_points: int = MISSING
     progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
 

@@ -159,14 +159,19 @@ def reliability(view: View, out: OutputDir, rel: str) -> bool:
         _save(fig, out, rel)
         return False
     for ax, (title, fits) in zip(axes.flat, panels, strict=False):
-        ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
+        ax.set_title(title, fontsize=7)
+        curves = 0
         for fit in fits:
             points = [(b.confidence, b.accuracy) for b in fit.bins if b.count]
             if fit.fitted and points:
                 x, y = zip(*points, strict=True)
                 ece = "—" if fit.ece is None else f"{100 * fit.ece:.1f}%"
                 ax.plot(x, y, marker="o", ms=3, label=f"{fit.scale} (ECE {ece})")
-        ax.set_title(title, fontsize=7)
+                curves += 1
+        if not curves:
+            _no_data(ax, "no predicted change with a confidence")
+            continue
+        ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
         ax.set_xlim(0, 1)
         ax.set_ylim(0, 1)
         ax.legend(fontsize=6)

@@ -198,3 +198,21 @@ def test_latex_escapes_and_csv_blanks() -> None:
     table_ = Table("t", "A_b & 50%", ["x_y", "v"], [["a&b", None], ["c", 1.5]])
     assert r"A\_b \& 50\%" in table_.latex() and r"a\&b & --" in table_.latex()
     assert table_.csv().splitlines() == ["x_y,v", "a&b,", "c,1.5"]
+
+
+def test_tables_refuse_a_metrics_file_of_another_layout(
+    toy_benchmark: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reasonbench.cli.main import main
+
+    (tmp_path / "m.json").write_text('{"methods": {}, "inference": {}}')
+    argv = [
+        "tables",
+        f"data_dir={toy_benchmark}",
+        f"metrics={tmp_path / 'm.json'}",
+        f"out_dir={tmp_path / 'o'}",
+    ]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a metrics file of this reasonbench: format None" in err[0]
+    assert "internal error" not in err[0] and not (tmp_path / "o").exists()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from reasonbench.analysis.metrics import RECEIPT_ACCURACY, REVISED_VERDICT_ACCURACY
+from reasonbench.analysis.metrics import RECEIPT_ACCURACY, REVISED_VERDICT_ACCURACY, SUBGROUPS
 from reasonbench.analysis.record import SeedEntry
 from reasonbench.reports.render import Table
 from reasonbench.reports.tables.common import (
@@ -83,8 +83,10 @@ def cardinality_breakdown(view: View) -> Table:
         if row.entry is None:
             rows.append([row.method, row.role, None, None, NOT_RUN, NOT_RUN])
             continue
-        groups = sorted({(f, v) for s in row.entry.seeds.values()
-                         for f, values in s.cardinality_subgroups.items() for v in values})  # fmt: skip
+        found = {(f, v) for s in row.entry.seeds.values()
+                 for f, values in s.cardinality_subgroups.items() for v in values}  # fmt: skip
+        order = {name: i for i, name in enumerate(SUBGROUPS.names())}
+        groups = sorted(found, key=lambda fv: (order.get(fv[0], len(order)), fv))
         for family, value in groups:
             rows.append([row.method, row.role, family, value,
                          *(pct(view.per_seed(row.method, _metric(family, value, m)))

@@ -191,8 +191,8 @@ def augmentation(view: View, figures: Mapping[str, Any]) -> Table:
         "Permutation-augmented training: consistency before and after, per stratum (%)",
         ["method", "role", "stratum", *_labels(names), "paper (perm.)"],
         rows,
-        "Rows without -permaug are the runs before augmentation; the inverse relation is not "
-        "targeted by the augmentation. Cube − direct per stratum with CIs: subgroup_differences "
+        "The roles direct_receipt and cube are the runs before augmentation, permaug_direct and "
+        "permaug_cube after; the inverse relation is not targeted by the augmentation. Cube − direct per stratum with CIs: subgroup_differences "
         f"(permaug_cube_vs_direct). Paper: implied error lower bound {before}% before, {after}% after.",
     )
 

@@ -95,11 +95,7 @@ def _comparison_rows(
                      *ci_cells(receipt), None, reference])  # fmt: skip
         ps = ", ".join(f"{o.replace('_', ' ')} p = {e.p_value:.4f}, Holm p = {e.p_holm:.4f}"
                        for o, e in comp.outcomes.items())  # fmt: skip
-        ref = paper(figures, "comparisons", comp.name, "p_holm")
-        notes.append(
-            f"{comp.name} (Holm family {family!r}): {ps}"
-            + (f"; paper Holm p = {ref}" if ref is not None else "")
-        )
+        notes.append(f"{comp.name} (Holm family {family!r}): {ps}.")
     return rows, notes
 
 

@@ -67,6 +67,11 @@ def selective_debt(view: View, figures: Mapping[str, Any]) -> Table:
     )
 
 
+def _count(mean: float | None) -> Cell:
+    """A count averaged over seeds: an integer when every seed agrees."""
+    return int(mean) if mean is not None and mean == int(mean) else mean
+
+
 def calibration(view: View) -> Table:
     rows: list[list[Cell]] = []
     for method, entry in sorted(view.report.methods.items()):
@@ -78,10 +83,11 @@ def calibration(view: View) -> Table:
             for scale in scales:
                 chosen = [f.raw if scale == "raw" else f.maps.get(scale) for f in fits]
                 got = [c for c in chosen if c is not None]
+                maps = None if scale == "raw" else f"{sum(c.fitted for c in got)} of {len(got)}"
                 rows.append([
-                    method, source, scale, f"{sum(c.fitted for c in got)} of {len(got)}",
-                    seed_mean([float(c.calibration_points) for c in got]),
-                    seed_mean([float(c.test_points) for c in got]),
+                    method, source, scale, maps,
+                    _count(seed_mean([float(c.calibration_points) for c in got])),
+                    _count(seed_mean([float(c.test_points) for c in got])),
                     pct(seed_mean([c.ece for c in got])),
                 ])  # fmt: skip
     return Table(
