@@ -25,7 +25,7 @@ from reasonbench.analysis.inference import (
     holm_within,
     method_intervals,
 )
-from reasonbench.analysis.methods import method_info, roles
+from reasonbench.analysis.methods import SettingsError, method_info, roles
 from reasonbench.analysis.metrics import METRICS, metric_info, pool
 from reasonbench.analysis.record import (
     FORMAT,
@@ -94,7 +94,7 @@ def analyze_report(
     specs = [ComparisonSpec.of(c) for c in comparisons]
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
-        raise ValueError(f"comparison names must be unique, got {names}")
+        raise SettingsError(f"comparison names must be unique, got {names}")
     gold = load_gold(data_dir)
     check = record_checker(gold, label_sets(gold))
     records = load_predictions(predictions_dir, split_ids(gold), check)

@@ -27,6 +27,7 @@ from reasonbench.analysis.bootstrap import (
     replicate_means,
     unit_sums,
 )
+from reasonbench.analysis.methods import SettingsError
 from reasonbench.analysis.metrics import METRICS, SUBGROUPS
 from reasonbench.analysis.record import Comparison, Effect, MethodIntervals, SplitInference
 from reasonbench.analysis.scoring import Scored
@@ -59,8 +60,21 @@ class ComparisonSpec:
 
     @classmethod
     def of(cls, spec: Mapping[str, object]) -> ComparisonSpec:
+        """From one ``comparisons:`` entry; unknown or missing keys and subgroups are refused."""
+        keys = {"name", "a", "b", "family", "split", "by"}
+        missing = sorted({"name", "a", "b"} - set(spec))
+        unknown = sorted(set(spec) - keys)
+        if missing or unknown:
+            raise SettingsError(
+                f"comparison {dict(spec)!r}: "
+                + (f"missing {missing}" if missing else f"unknown key(s) {unknown}")
+                + f" (keys: {', '.join(sorted(keys))})"
+            )
         name = str(spec["name"])
         by = spec.get("by") or ()
+        for family in by if isinstance(by, list | tuple) else (by,):
+            if str(family) not in SUBGROUPS:
+                raise SettingsError(f"comparison {name}: by: {SUBGROUPS.unknown(str(family))}")
         return cls(
             name,
             str(spec["a"]),

@@ -17,7 +17,11 @@ from reasonbench.analysis.record import MethodInfo
 from reasonbench.analysis.scoring import carried
 from reasonbench.predictions.io import PredictionFileError
 
-__all__ = ["Role", "method_info", "role_of", "roles"]
+__all__ = ["Role", "SettingsError", "method_info", "role_of", "roles"]
+
+
+class SettingsError(ValueError):
+    """A bad analysis setting (role map, comparison, calibration scale); one line, names it."""
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from reasonbench.analysis.calibration import (
     fit_report,
 )
 from reasonbench.analysis.consistency import paired_consistency
+from reasonbench.analysis.methods import SettingsError
 from reasonbench.analysis.metrics import MIN_RECEIPT_SIZE, STRATUM, subgroups, summarize
 from reasonbench.analysis.record import SeedEntry, SourceCalibration
 from reasonbench.analysis.scoring import Carried, Scored
@@ -45,7 +46,7 @@ class CalibrationSettings:
             MAP_KINDS.get(kind)  # an unknown kind names the registered ones
         unknown = [s for s in self.selective_on if s != RAW and s not in self.maps]
         if unknown:
-            raise ValueError(
+            raise SettingsError(
                 f"selective_on {unknown}: a confidence scale is 'raw' or one of the fitted "
                 f"calibration maps {list(self.maps)}"
             )

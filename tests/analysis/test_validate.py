@@ -4,6 +4,7 @@ method), before scoring anything."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,38 @@ def test_cli_refusal_is_one_line(
     assert len(err) == 1 and err[0].startswith("reasonbench analyze: error: ")
     assert "mine.jsonl:1: pred_new_verdict 'maybe'" in err[0]
     assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        (
+            "selective_on=[raw,bogus]",
+            "selective_on \\['bogus'\\]: a confidence scale is 'raw' or one of",
+        ),
+        (
+            "calibration_maps=[isotonik]",
+            "unknown calibration map 'isotonik'.*did you mean 'isotonic'",
+        ),
+        ("comparisons=[{name: x, a: p, b: q, familly: f}]", "unknown key\\(s\\) \\['familly'\\]"),
+        (
+            "comparisons=[{name: x, a: p, b: q, by: [stratun]}]",
+            "unknown subgroup 'stratun'.*did you mean 'stratum'",
+        ),
+    ],
+)
+def test_bad_settings_are_one_line(
+    toy_benchmark: Path,
+    rows: list,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    override: str,
+    message: str,  # type: ignore[type-arg]
+) -> None:
+    write(tmp_path / "p" / "mine.jsonl", rows)
+    argv = ["analyze", f"data_dir={toy_benchmark}", f"predictions_dir={tmp_path / 'p'}",
+            f"out={tmp_path / 'm.json'}", "replicates=20", "progress=false", override]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "internal error" not in err[0]
+    assert re.search(message, err[0]), err[0]
