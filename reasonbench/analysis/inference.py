@@ -128,7 +128,7 @@ def _matrix(per_seed: PerSeed, ids: Sequence[str], metric: str) -> FloatArray:
         for r in per_seed[seed]:
             seen = observe(r)
             if seen is None or seen[1] != 1.0:
-                raise ValueError(f"co-primary metric {metric} must count every example once")
+                raise SettingsError(f"co-primary metric {metric} must count every example once")
             out[s, index[r.gold.example_id]] = seen[0]
     return out
 

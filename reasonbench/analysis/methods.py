@@ -49,7 +49,7 @@ def roles(config: Mapping[str, Any] | None) -> dict[str, Role]:
                 ),
             )
         else:
-            raise ValueError(
+            raise SettingsError(
                 f"role {name!r}: expected {{method: <name>, target, model, data}}, got {value!r}"
             )
     return out

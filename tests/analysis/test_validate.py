@@ -4,12 +4,14 @@ method), before scoring anything."""
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from reasonbench.analysis.analyze import analyze
+from reasonbench.analysis.analyze import CalibrationSettings, analyze
+from reasonbench.analysis.inference import ComparisonSpec
+from reasonbench.analysis.methods import roles
 from reasonbench.cli.main import main
 from reasonbench.predictions import PredictionFileError
 from tests.analysis import synth
@@ -140,35 +142,27 @@ def test_cli_refusal_is_one_line(
 
 
 @pytest.mark.parametrize(
-    ("override", "message"),
+    ("make", "message"),
     [
-        (
-            "selective_on=[raw,bogus]",
-            "selective_on \\['bogus'\\]: a confidence scale is 'raw' or one of",
-        ),
-        (
-            "calibration_maps=[isotonik]",
-            "unknown calibration map 'isotonik'.*did you mean 'isotonic'",
-        ),
-        ("comparisons=[{name: x, a: p, b: q, familly: f}]", "unknown key\\(s\\) \\['familly'\\]"),
-        (
-            "comparisons=[{name: x, a: p, b: q, by: [stratun]}]",
-            "unknown subgroup 'stratun'.*did you mean 'stratum'",
-        ),
+        (lambda: CalibrationSettings(selective_on=("raw", "bogus")), "selective_on \\['bogus'\\]: a confidence scale is 'raw' or one of"),
+        (lambda: CalibrationSettings(maps=("isotonik",)), "unknown calibration map 'isotonik'.*did you mean 'isotonic'"),
+        (lambda: ComparisonSpec.of({"name": "x", "a": "p", "b": "q", "familly": "f"}), "unknown key\\(s\\) \\['familly'\\]"),
+        (lambda: ComparisonSpec.of({"name": "x", "a": "p"}), "missing \\['b'\\]"),
+        (lambda: ComparisonSpec.of({"name": "x", "a": "p", "b": "q", "by": ["stratun"]}), "unknown subgroup 'stratun'.*did you mean 'stratum'"),
+        (lambda: roles({"cube": {"target": "cube"}}), "role 'cube': expected \\{method"),
     ],
-)
-def test_bad_settings_are_one_line(
-    toy_benchmark: Path,
-    rows: list,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    override: str,
-    message: str,  # type: ignore[type-arg]
+)  # fmt: skip
+def test_bad_settings_name_the_setting(make: Callable[[], object], message: str) -> None:
+    with pytest.raises(ValueError, match=message) as raised:
+        make()
+    assert type(raised.value).__module__.startswith("reasonbench.")  # one line at the CLI edge
+
+
+def test_a_bad_setting_is_one_line_at_the_cli(
+    toy_benchmark: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write(tmp_path / "p" / "mine.jsonl", rows)
-    argv = ["analyze", f"data_dir={toy_benchmark}", f"predictions_dir={tmp_path / 'p'}",
-            f"out={tmp_path / 'm.json'}", "replicates=20", "progress=false", override]  # fmt: skip
+    argv = ["analyze", f"data_dir={toy_benchmark}", f"predictions_dir={tmp_path}",
+            f"out={tmp_path / 'm.json'}", "progress=false", "selective_on=[raw,bogus]"]  # fmt: skip
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "internal error" not in err[0]
-    assert re.search(message, err[0]), err[0]
+    assert len(err) == 1 and "internal error" not in err[0] and "selective_on ['bogus']" in err[0]

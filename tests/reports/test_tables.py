@@ -47,14 +47,14 @@ def built(
             gold,
             "qwen3_1.7b-direct_receipt",
             "direct_receipt",
-            range(3),
+            range(2),
             synth.constant(0.8),
             every,
         ),
     )
     synth.write(
         preds / "cube.jsonl",
-        synth.records(gold, "qwen3_1.7b-cube", "cube", range(3), synth.constant(0.9), every),
+        synth.records(gold, "qwen3_1.7b-cube", "cube", range(2), synth.constant(0.9), every),
     )
     synth.write(
         preds / "mine.jsonl",
@@ -71,7 +71,7 @@ def built(
         {"name": "tfidf_vs_majority", "a": "tfidf", "b": "majority", "family": "surface"},
         {"name": "cardinality_cube_vs_direct", "a": "x", "b": "y", "family": "cardinality", "split": "cardinality_test"},
     ]  # fmt: skip
-    metrics = analyze(toy_benchmark, preds, comparisons, replicates=100, role_map=ROLES)
+    metrics = analyze(toy_benchmark, preds, comparisons, replicates=50, role_map=ROLES)
     out = tmp_path_factory.mktemp("report")
     (out / "metrics.json").write_text(json.dumps(metrics))
     stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
