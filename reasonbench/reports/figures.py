@@ -64,7 +64,7 @@ def coverage_debt(view: View, out: OutputDir, rel: str) -> bool:
     if drawn:
         ax.set_xlabel("accepted-change coverage (%)")
         ax.set_ylabel("reason debt (%)")
-        ax.legend(fontsize=6)
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     else:
         _no_data(ax, "no method accepted a predicted change")
     _save(fig, out, rel)
@@ -138,7 +138,7 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
     )
     ax.set_ylabel("consistency (%)")
     ax.set_ylim(0, 100)
-    ax.legend(fontsize=6)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     _save(fig, out, rel)
     return True
 
