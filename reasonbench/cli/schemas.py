@@ -138,8 +138,16 @@ class BaselinesSchema:
 
 
 @dataclass
+class MethodRoleSchema:
+    method: str = MISSING
+    target: str | None = None
+    model: str | None = None
+    data: str | None = None
+
+
+@dataclass
 class AnalyzeSchema:
-    methods: dict[str, str] = MISSING
+    methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
     predictions_dir: str = MISSING
     out: str = MISSING
@@ -147,12 +155,17 @@ class AnalyzeSchema:
     replicates: int = MISSING
     seed: int = MISSING
     allow_mixed_sources: bool = MISSING
+    calibration_maps: list[str] = MISSING
+    selective_on: list[str] = MISSING
+    reliability_bins: int = MISSING
+    calibration_min_points: int = MISSING
+    progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
 
 
 @dataclass
 class TablesSchema:
-    methods: dict[str, str] = MISSING
+    methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
     metrics: str = MISSING
     out_dir: str = MISSING

@@ -1,11 +1,6 @@
 """Core semantics: states, the adjudicator protocol, cubes, receipts, certification, accounting."""
 
-from reasonbench.core.accounting import (
-    AccountingSummary,
-    Outcome,
-    account,
-    classify,
-)
+from reasonbench.core.accounting import Outcome, classify
 from reasonbench.core.adjudicator import (
     REFER,
     Adjudicator,
@@ -42,7 +37,6 @@ from reasonbench.core.verdict_order import MonotoneCheck, Violation, validate_or
 __all__ = [
     "GNA",
     "REFER",
-    "AccountingSummary",
     "Answer",
     "Adjudicator",
     "Certificate",
@@ -54,7 +48,6 @@ __all__ = [
     "Outcome",
     "Receipt",
     "Violation",
-    "account",
     "canonical_family",
     "cell_key",
     "cell_order",
