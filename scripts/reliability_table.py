@@ -36,10 +36,20 @@ def _foreign_dir(tmp: Path, bench: Path) -> None:
     (tmp / "thesis" / "chapter1.tex").write_text("years of work")
 
 
+def _empty_metrics(tmp: Path) -> None:
+    """A valid metrics.json without methods (what analyze writes before anything was run)."""
+    import json
+
+    from reasonbench.analysis.record import FORMAT, Inference, MetricsReport
+
+    empty = MetricsReport(FORMAT, "x", None, {}, {}, Inference(0, 0, {}, {}, {}))
+    (tmp / "metrics.json").write_text(json.dumps(empty.to_json()))
+
+
 def _users_readme(tmp: Path, bench: Path) -> None:
     (tmp / "report").mkdir()
     (tmp / "report" / "README.md").write_text("my project")
-    (tmp / "metrics.json").write_text('{"methods": {}, "inference": {}}')
+    _empty_metrics(tmp)
 
 
 def _edited_output(tmp: Path, bench: Path) -> None:
@@ -48,7 +58,41 @@ def _edited_output(tmp: Path, bench: Path) -> None:
     with OutputDir(tmp / "report", "tables") as out:
         out.write_text("README.md", "# Results\n")
     (tmp / "report" / "README.md").write_text("# Results, with my notes\n")
-    (tmp / "metrics.json").write_text('{"methods": {}, "inference": {}}')
+    _empty_metrics(tmp)
+
+
+def _predictions(tmp: Path, bench: Path, **change: object) -> None:
+    """predictions/p.jsonl: one valid record for the first locked example, with ``change``."""
+    import json
+
+    from reasonbench.io import read_split
+
+    first = read_split(bench, "test_locked", ["id"])[0]["id"]
+    record = {
+        "example_id": first, "method": "mine", "seed": 0, "split": "test_locked",
+        "target": "direct_verdict", "raw_output": "verdict: deny", "parse_ok": True,
+        "pred_old_verdict": None, "pred_new_verdict": "deny", "pred_receipt": None,
+        "pred_cube": None, "confidence": None, "confidence_source": None,
+        "verdict_source": "model", "schema_version": "2", **change,
+    }  # fmt: skip
+    (tmp / "preds").mkdir()
+    (tmp / "preds" / "p.jsonl").write_text(json.dumps(record) + "\n")
+
+
+def _empty_predictions(tmp: Path, bench: Path) -> None:
+    (tmp / "preds").mkdir()
+
+
+def _old_schema(tmp: Path, bench: Path) -> None:
+    _predictions(tmp, bench, schema_version="1")
+
+
+def _strange_verdict(tmp: Path, bench: Path) -> None:
+    _predictions(tmp, bench, pred_new_verdict="maybe", raw_output="verdict: maybe")
+
+
+def _parsed_but_empty(tmp: Path, bench: Path) -> None:
+    _predictions(tmp, bench, pred_new_verdict=None)
 
 
 def _a_file(tmp: Path, bench: Path) -> None:
@@ -135,6 +179,30 @@ CASES: tuple[Case, ...] = (
         "a split that does not exist",
         ("judge-card", "judge=majority", "data_dir=<bench>", "splits=[nope]", "out_dir=<tmp>/card"),
     ),  # fmt: skip
+    Case(
+        "inputs",
+        "no prediction files",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _empty_predictions,
+    ),
+    Case(
+        "inputs",
+        "prediction records of an older schema",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _old_schema,
+    ),
+    Case(
+        "inputs",
+        "a predicted verdict outside the stratum's labels",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _strange_verdict,
+    ),
+    Case(
+        "inputs",
+        "`parse_ok: true` with every prediction field null",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _parsed_but_empty,
+    ),
     Case(
         "inputs",
         "a cube file that is not JSON",
