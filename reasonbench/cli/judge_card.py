@@ -47,7 +47,9 @@ def run(cfg: DictConfig) -> int:
     cache_dir = Path(cfg.cache_dir) if cfg.cache_dir is not None else None
     try:
         judge, info = configured_judge(cfg)
-        card, suite, answers = evaluate_judge(judge, Path(cfg.data_dir), settings, info, cache_dir)
+        card, suite, answers = evaluate_judge(
+            judge, Path(cfg.data_dir), settings, info, cache_dir, show_progress=bool(cfg.progress)
+        )
     except (JudgeError, ServeError, SuiteError, CertificationError, FileNotFoundError) as exc:
         return fail(COMMAND, str(exc))
     keep = bool(cfg.write_answers)

@@ -202,6 +202,7 @@ class JudgeCardSchema:
     margin: int = MISSING
     replicates: int = MISSING
     controls: bool = MISSING
+    progress: bool = MISSING
     write_answers: bool = MISSING
     cache_dir: str | None = None
     pis: PisSchema = field(default_factory=PisSchema)
