@@ -247,7 +247,12 @@ def run_case(case: Case, bench: Path) -> tuple[int, str]:
         return code, text
 
 
-def page(bench: Path) -> str:
+def outcomes(bench: Path) -> list[tuple[Case, int, str]]:
+    """Every case run once: (case, exit status, the line reasonbench answered)."""
+    return [(case, *run_case(case, bench)) for case in CASES]
+
+
+def page(bench: Path, results: list[tuple[Case, int, str]] | None = None) -> str:
     out = [
         "# Reliability: what every mistake gets",
         "",
@@ -266,16 +271,16 @@ def page(bench: Path) -> str:
         "",
     ]
     group = None
-    for case in CASES:
+    results = results if results is not None else outcomes(bench)
+    for i, (case, code, text) in enumerate(results):
         if case.group != group:
             group = case.group
             out += [f"## {group.capitalize()}", "", "| mistake | command | exit | what you see |"]
             out.append("|---|---|---|---|")
-        code, text = run_case(case, bench)
         command = "reasonbench " + " ".join(case.argv)
         shown = text.replace("|", "\\|")  # a pipe would end the Markdown cell
         out.append(f"| {case.mistake} | `{command}` | {code} | `{shown}` |")
-        if case is CASES[-1] or CASES[CASES.index(case) + 1].group != group:
+        if i + 1 == len(results) or results[i + 1][0].group != group:
             out.append("")
     return "\n".join(out) + "\n" + FAULTS
 

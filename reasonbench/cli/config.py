@@ -12,9 +12,11 @@ Problems are :class:`ConfigError`, one line each.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +84,13 @@ def groups_of(config_name: str) -> dict[str, list[str]]:
 
 def compose(config_name: str, overrides: Sequence[str] = ()) -> DictConfig:
     """The composed config (Hydra's compose API); composition errors are one line."""
+    return copy.deepcopy(_composed(config_name, tuple(overrides)))
+
+
+@lru_cache(maxsize=64)
+def _composed(config_name: str, overrides: tuple[str, ...]) -> DictConfig:
+    # one composition costs a few hundred ms; checking a command line composes the same base
+    # several times (and a test suite composes the same commands over and over)
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
