@@ -284,4 +284,4 @@ def test_progress_goes_to_stderr_as_plain_lines(
     run_certify(config(cases_file, tmp_path / "out", GRADE, progress=True))
     captured = capsys.readouterr()
     assert captured.out == "" and "\r" not in captured.err
-    assert captured.err.splitlines()[-1].startswith("certify: 6 case in ")
+    assert captured.err.splitlines()[-1].startswith("certify: 6 cases in ")
