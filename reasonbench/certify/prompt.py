@@ -1,13 +1,13 @@
 """The LLM judge's prompt and verdict reading: a template whose slots are the sources, and the two
-ways a verdict is read from an answer (docs/certify.md#an-llm-judge-llm).
+ways a verdict is read from an answer (docs/certify.md#an-llm-judge).
 
 A template is text with one ``{name}`` slot per declared source (``{{`` and ``}}`` are literal
 braces); a slot is filled with the hybrid's value of that source, as is if a string, else as
 JSON. Slots and sources must match exactly: a slot no case has would fail every hybrid, a source
 the judge never sees could not change its verdict. Reading: the declared label that the first
-non-empty line of the answer starts with (case-insensitively, after leading whitespace and the
-markup characters ``*_#>`"'``; the label must end there or be followed by a non-word
-character), or the first match of a regular expression (its ``verdict`` group, else its group 1,
+line of the answer with text starts with (case-insensitively, after leading whitespace and the
+markup characters ``*_#>`"'``, which also make a line of their own not count; the label must end
+there or be followed by a non-word character), or the first match of a regular expression (its ``verdict`` group, else its group 1,
 else the whole match), which must be a declared label. Anything else is ``unparsable``: the
 answer is on record, never replaced by a default.
 """
@@ -102,7 +102,8 @@ class VerdictReader:
         return self._search(answer) if self.regex is not None else self._first_line(answer)
 
     def _first_line(self, answer: str) -> str:
-        line = next(x for x in answer.splitlines() if x.strip())
+        # the first line with text: lines of bare markup ("**", "> ") before it do not count
+        line = next((x for x in answer.splitlines() if x.lstrip(MARKUP)), answer.strip())
         head = line.lstrip(MARKUP)
         for label in sorted(self.labels, key=len, reverse=True):
             start, rest = head[: len(label)], head[len(label) :]

@@ -294,7 +294,7 @@ def key_help(config_name: str) -> list[tuple[str, str, str]]:
         if key == "hydra":
             continue
         node = cfg._get_node(str(key))
-        if isinstance(node, DictConfig):
+        if isinstance(node, DictConfig) and len(node) > 0:
             group = CONF_DIR / str(key)
             sub = _comments(next(iter(sorted(group.glob("*.yaml"))), Path("/nonexistent")))
             for child in node:
