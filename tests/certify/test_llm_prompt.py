@@ -181,3 +181,21 @@ def test_the_regex_reads_its_group_and_checks_the_label() -> None:
     with pytest.raises(AdjudicatorFailure) as info:
         named.read("no verdict here")
     assert info.value.kind == "unparsable" and info.value.replayable
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@given(a=JSON, b=JSON)
+def test_a_slot_is_its_source_as_is_if_text_else_as_json(a: object, b: object) -> None:
+    def shown(value: object) -> str:
+        return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+    template = Template("<{a}|{{b}}|{b}>", "t")
+    assert template.fill({"a": a, "b": b}) == f"<{shown(a)}|{{b}}|{shown(b)}>"
