@@ -2,7 +2,8 @@
 
 ``run_certify(CertifyConfig(...))`` reads a version change as JSONL (the old and new value of k
 named sources per case), executes the hybrids through an adjudicator plug-in (a Python callable,
-a command, an HTTP endpoint; more kinds register a factory), certifies each case's receipt
+a command, an HTTP endpoint, an LLM judge behind an OpenAI-compatible server; more kinds register
+a factory), certifies each case's receipt
 exhaustively, adaptively within a budget, or under ``assume=monotone``, and writes receipts JSONL
 plus a summary in JSON, Markdown and HTML. Executions are cached by (adjudicator, hybrid).
 """
@@ -16,8 +17,11 @@ from reasonbench.certify.execute import CellRuns, Executor, Failure
 from reasonbench.certify.plugins import (
     FAILURE_KINDS,
     AdjudicatorFailure,
+    AdjudicatorUnavailable,
     HybridAdjudicator,
     PluginOptions,
+    RepeatableAdjudicator,
+    execute_run,
     make_adjudicator,
     parse_verdict,
     register_kind,
@@ -34,6 +38,7 @@ __all__ = [
     "OUTPUTS",
     "STATUSES",
     "AdjudicatorFailure",
+    "AdjudicatorUnavailable",
     "Case",
     "CaseFileError",
     "CaseResult",
@@ -49,8 +54,10 @@ __all__ = [
     "HybridAdjudicator",
     "OutputError",
     "PluginOptions",
+    "RepeatableAdjudicator",
     "RunStats",
     "certify_case",
+    "execute_run",
     "hybrid_key",
     "make_adjudicator",
     "parse_verdict",

@@ -1,4 +1,5 @@
-"""The built-in plug-in kinds: a Python callable, a command, an HTTP endpoint.
+"""The built-in plug-in kinds: a Python callable, a command, an HTTP endpoint (and, registered
+lazily so that its HTTP client is imported only when used, the LLM judge ``llm``).
 
 Each receives the hybrid as a JSON object (source name -> value) and must answer within
 ``timeout_s``: the callable is called with a fresh ``dict`` and returns the label; the command gets
@@ -22,6 +23,7 @@ from typing import Any
 
 from reasonbench.certify.config import ConfigError
 from reasonbench.certify.plugins import (
+    KINDS,
     AdjudicatorFailure,
     PluginOptions,
     abbreviate,
@@ -176,3 +178,4 @@ class HttpAdjudicator:
 register_kind("python")(PythonAdjudicator)
 register_kind("command")(CommandAdjudicator)
 register_kind("http")(HttpAdjudicator)
+KINDS.register_lazy("llm", "reasonbench.certify.llm:LlmAdjudicator")

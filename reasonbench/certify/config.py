@@ -54,11 +54,12 @@ class CertifyConfig:
     def cache_path(self) -> Path:
         return self.cache if self.cache is not None else self.out_dir / "cache.jsonl"
 
-    @property
-    def adjudicator_id(self) -> str:
-        """The identity executions are cached under."""
+    def adjudicator_id(self, plugin_id: str) -> str:
+        """The identity executions are cached under: the plug-in's own ``id`` (which names what
+        decides its answers: a command's canonical argv, an LLM judge's model, prompt and
+        decoding), and ``@adjudicator_version`` when set."""
         version = self.adjudicator_version
-        return f"{self.adjudicator}@{version}" if version else self.adjudicator
+        return f"{plugin_id}@{version}" if version else plugin_id
 
     def validate(self) -> CertifyConfig:
         """Return ``self`` or raise :class:`ConfigError` naming the first bad key."""

@@ -2,7 +2,10 @@
 
 The executor is shared by the worker threads: identical hybrids (two cases sharing a state, or a
 source whose old and new values are equal) are executed once, the second thread waits for the
-first. Every failed execution is kept as a :class:`Failure` with its run number.
+first. Every failed execution is kept as a :class:`Failure` with its run number; a replayable one
+(an unreadable answer) is cached like a verdict, a transient one is not. An
+:class:`~reasonbench.certify.plugins.AdjudicatorUnavailable` is not a failure of the hybrid: it
+propagates and stops the run.
 """
 
 from __future__ import annotations
@@ -13,7 +16,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from reasonbench.certify.cache import ExecutionCache, hybrid_key
-from reasonbench.certify.plugins import AdjudicatorFailure, HybridAdjudicator
+from reasonbench.certify.plugins import (
+    AdjudicatorFailure,
+    AdjudicatorUnavailable,
+    HybridAdjudicator,
+    execute_run,
+)
 
 __all__ = ["CellRuns", "Executor", "Failure"]
 
@@ -62,12 +70,12 @@ class Executor:
         with self._lock:
             return self._key_locks.setdefault(key, threading.Lock())
 
-    def _execute(self, hybrid: Mapping[str, Any]) -> str:
+    def _execute(self, hybrid: Mapping[str, Any], run: int) -> str:
         with self._lock:
             self.executed += 1
         try:
-            label = self.adjudicator(hybrid)
-        except AdjudicatorFailure:
+            label = execute_run(self.adjudicator, hybrid, run)
+        except (AdjudicatorFailure, AdjudicatorUnavailable):
             raise
         except Exception as exc:  # a third-party plug-in's own error is a crash of that hybrid
             raise AdjudicatorFailure("crash", f"{type(exc).__name__}: {exc}") from None
@@ -88,10 +96,17 @@ class Executor:
         with self._key_lock(key):
             for run in range(self.repeats):
                 cached = self.cache.get(key, run)
+                if isinstance(cached, tuple):  # a replayable failure: the answer is on record
+                    failures.append(Failure(run, *cached))
+                    continue
                 try:
-                    verdict = self._check(cached) if cached is not None else self._execute(hybrid)
+                    verdict = (
+                        self._check(cached) if cached is not None else self._execute(hybrid, run)
+                    )
                 except AdjudicatorFailure as failure:
                     failures.append(Failure(run, failure.kind, failure.detail))
+                    if failure.replayable and cached is None:
+                        self.cache.put(key, run, (failure.kind, failure.detail))
                     continue
                 if cached is None:
                     self.cache.put(key, run, verdict)

@@ -4,8 +4,14 @@ A spec names a plug-in kind and its target, ``<kind>:<target>``: ``python:pkg.mo
 ``command:python judge.py``, ``http:http://127.0.0.1:8000/judge`` (a spec that starts with
 ``http://`` or ``https://`` is the URL itself). A plug-in maps one hybrid (a JSON object:
 source name -> value) to a raw verdict label, or raises :class:`AdjudicatorFailure`; the executor
-checks the label against the declared set. New kinds register one factory (the LLM judge of
-phase 2 registers ``llm``), no dispatch code changes.
+checks the label against the declared set. New kinds register one factory (the LLM judge
+registers ``llm``, lazily: aiohttp is imported only when a spec names it), no dispatch code
+changes.
+
+Two optional capabilities, each one protocol: a :class:`RepeatableAdjudicator` is told the run
+index of each execution (a sampled judge derives its seed from it), and a failure raised with
+``replayable=True`` is an *answer* (the judge replied, the reply is unreadable) that the cache
+keeps, unlike a transient crash. :class:`AdjudicatorUnavailable` stops the whole run.
 """
 
 from __future__ import annotations
@@ -16,14 +22,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from reasonbench.certify.config import ConfigError
+from reasonbench.certify.config import CertifyError, ConfigError
 from reasonbench.registry import Registry
 
 __all__ = [
     "FAILURE_KINDS",
     "AdjudicatorFailure",
+    "AdjudicatorUnavailable",
     "HybridAdjudicator",
     "PluginOptions",
+    "RepeatableAdjudicator",
+    "execute_run",
     "make_adjudicator",
     "parse_verdict",
     "register_kind",
@@ -38,13 +47,25 @@ BARE_LABEL = re.compile(r"[A-Za-z0-9_.:\-]+")
 
 
 class AdjudicatorFailure(Exception):
-    """One failed execution of one hybrid: ``kind`` in :data:`FAILURE_KINDS`, and what happened."""
+    """One failed execution of one hybrid: ``kind`` in :data:`FAILURE_KINDS`, and what happened.
 
-    def __init__(self, kind: str, detail: str) -> None:
+    ``replayable``: executing the same hybrid (same run) again would fail the same way, because
+    the failure is in the answer itself (an LLM's seeded reply without a readable verdict), so
+    the cache records it and a rerun does not ask again. Transient failures (crashes, timeouts)
+    are not replayable: a rerun retries them."""
+
+    def __init__(self, kind: str, detail: str, replayable: bool = False) -> None:
         assert kind in FAILURE_KINDS, kind
         super().__init__(f"{kind}: {detail}")
         self.kind = kind
         self.detail = detail
+        self.replayable = replayable
+
+
+class AdjudicatorUnavailable(CertifyError):
+    """The adjudicator cannot answer at all (its server is gone, refuses every request): no
+    hybrid's answer would mean anything, so the run stops with this one line. Executions already
+    cached stay; a rerun resumes."""
 
 
 @runtime_checkable
@@ -59,10 +80,32 @@ class HybridAdjudicator(Protocol):
     def __call__(self, hybrid: Mapping[str, Any]) -> str: ...
 
 
+@runtime_checkable
+class RepeatableAdjudicator(HybridAdjudicator, Protocol):
+    """A plug-in told which run (0 .. repeats-1) of a hybrid it executes, e.g. to use seed
+    ``seed + run``; the executor calls :meth:`execute` instead of ``__call__``."""
+
+    def execute(self, hybrid: Mapping[str, Any], run: int) -> str: ...
+
+
+def execute_run(adjudicator: HybridAdjudicator, hybrid: Mapping[str, Any], run: int) -> str:
+    """Run ``run`` of ``hybrid``: plug-ins that do not care about the run are simply called."""
+    if isinstance(adjudicator, RepeatableAdjudicator):
+        return adjudicator.execute(hybrid, run)
+    return adjudicator(hybrid)
+
+
 @dataclass(frozen=True)
 class PluginOptions:
+    """What a factory gets besides its target: the per-execution timeout, the free-form
+    ``plugin_options`` (``extra``), and what the run declares — its verdict ``labels`` and its
+    ``sources`` in order (empty when the plug-in is built outside a run), so a plug-in can
+    check itself against them before anything executes."""
+
     timeout_s: float = 30.0
     extra: Mapping[str, Any] = field(default_factory=dict)
+    labels: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
 
 
 Factory = Callable[[str, PluginOptions], HybridAdjudicator]

@@ -21,7 +21,7 @@ from reasonbench.certify.cases import CaseSet, read_cases
 from reasonbench.certify.casework import CaseResult, certify_case
 from reasonbench.certify.config import CertifyConfig
 from reasonbench.certify.execute import Executor
-from reasonbench.certify.plugins import PluginOptions, make_adjudicator
+from reasonbench.certify.plugins import AdjudicatorUnavailable, PluginOptions, make_adjudicator
 from reasonbench.certify.render import to_html, to_markdown
 from reasonbench.certify.summary import CertifySummary, RunStats, summarize
 from reasonbench.io import OutputDir
@@ -32,11 +32,11 @@ __all__ = ["OUTPUTS", "run_certify"]
 OUTPUTS = ("receipts.jsonl", "summary.json", "summary.md", "summary.html")
 
 
-def _config_echo(config: CertifyConfig, case_set: CaseSet) -> dict[str, Any]:
+def _config_echo(config: CertifyConfig, case_set: CaseSet, identity: str) -> dict[str, Any]:
     """What decides the outputs (not workers, progress or paths of outputs: they do not)."""
     return {
         "adjudicator": config.adjudicator,
-        "adjudicator_id": config.adjudicator_id,
+        "adjudicator_id": identity,
         "labels": list(config.labels),
         "execution": config.execution,
         "budget": config.budget,
@@ -44,6 +44,7 @@ def _config_echo(config: CertifyConfig, case_set: CaseSet) -> dict[str, Any]:
         "repeats": config.repeats,
         "timeout_s": config.timeout_s,
         "sources": list(case_set.sources),
+        "plugin_options": dict(config.plugin_options),
     }
 
 
@@ -94,14 +95,21 @@ def run_certify(config: CertifyConfig) -> CertifySummary:
     out = OutputDir(config.out_dir, "certify", config.overwrite)
     for name in OUTPUTS:
         out.check(name)  # refuse before executing anything
-    adjudicator = make_adjudicator(
-        config.adjudicator, PluginOptions(config.timeout_s, dict(config.plugin_options))
+    options = PluginOptions(
+        config.timeout_s, dict(config.plugin_options), config.labels, case_set.sources
     )
+    adjudicator = make_adjudicator(config.adjudicator, options)
+    identity = config.adjudicator_id(adjudicator.id)
     cache = ExecutionCache(config.cache_path)
-    executor = Executor(adjudicator, config.adjudicator_id, config.labels, cache, config.repeats)
+    executor = Executor(adjudicator, identity, config.labels, cache, config.repeats)
     cached_before, start = len(cache), time.monotonic()
     try:
         results = _certify_all(config, case_set, executor)
+    except AdjudicatorUnavailable as exc:
+        raise AdjudicatorUnavailable(
+            f"{exc}; stopped, {len(cache)} execution(s) kept in {config.cache_path} "
+            "(a rerun resumes)"
+        ) from None
     finally:
         cache.close()
     input_info = {
@@ -110,7 +118,9 @@ def run_certify(config: CertifyConfig) -> CertifySummary:
         "cases": len(case_set.cases),
         "sources": list(case_set.sources),
     }
-    summary = summarize(results, case_set.sources, _config_echo(config, case_set), input_info)
+    summary = summarize(
+        results, case_set.sources, _config_echo(config, case_set, identity), input_info
+    )
     receipts = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in results)
     with out:
         out.write_text("receipts.jsonl", receipts)

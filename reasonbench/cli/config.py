@@ -121,13 +121,22 @@ def _has_key(cfg: DictConfig, key: str) -> bool:
     return True
 
 
+# Free-form mappings whose keys only their consumer knows: the arguments of your own judge
+# factory (judge=custom) and the options of a certify plug-in; both start empty and the factory
+# checks what it gets.
+FREE_FORM = ("judge.args", "plugin_options")
+
+
 def _open(cfg: DictConfig, key: str) -> bool:
-    """Whether ``key`` is a new key of a free-form mapping: the arguments of your own judge
-    factory (``judge=custom``, whose ``args`` start empty; the factory checks them)."""
-    if not key.startswith("judge.args.") or not _has_key(cfg, "judge.args"):
-        return False
-    args = cfg._get_node("judge")._get_node("args")  # type: ignore[union-attr]
-    return isinstance(args, DictConfig) and len(args) == 0
+    """Whether ``key`` is a new key of a free-form mapping (:data:`FREE_FORM`) left empty by the
+    config."""
+    for mapping in FREE_FORM:
+        if key.startswith(mapping + ".") and _has_key(cfg, mapping):
+            node: Any = cfg
+            for part in mapping.split("."):
+                node = node._get_node(part)
+            return isinstance(node, DictConfig) and len(node) == 0
+    return False
 
 
 def _check_groups(config_name: str, parsed: list[Override]) -> None:
@@ -294,7 +303,7 @@ def key_help(config_name: str) -> list[tuple[str, str, str]]:
         if key == "hydra":
             continue
         node = cfg._get_node(str(key))
-        if isinstance(node, DictConfig):
+        if isinstance(node, DictConfig) and len(node) > 0:
             group = CONF_DIR / str(key)
             sub = _comments(next(iter(sorted(group.glob("*.yaml"))), Path("/nonexistent")))
             for child in node:

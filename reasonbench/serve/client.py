@@ -158,7 +158,8 @@ class Client:
             try:
                 outcome = await self._attempt(session, key, payload)
             except ServeError as exc:
-                raise ServeError(redact(str(exc), self.endpoint) + self._kept()) from None
+                refused = redact(str(exc), self.endpoint)
+                raise ServeError(refused + self._kept(), refused) from None
             if isinstance(outcome, Reply):
                 run.consecutive = 0
                 return outcome
@@ -166,21 +167,18 @@ class Client:
             what = redact(what, self.endpoint)
             self.usage.failures[kind] += 1
             run.consecutive += 1
+            reason = None
             if run.consecutive >= policy.max_consecutive_failures:
-                raise ServeError(
-                    f"{run.consecutive} consecutive failed requests to {url}, last: {what}"
-                    + self._kept()
-                )
-            if attempt + 1 == policy.max_attempts:
-                raise ServeError(
-                    f"a request to {url} failed {policy.max_attempts} times, last: {what}"
-                    + self._kept()
-                )
-            if wait is not None and wait > policy.max_wait_s:
-                raise ServeError(
+                reason = f"{run.consecutive} consecutive failed requests to {url}, last: {what}"
+            elif attempt + 1 == policy.max_attempts:
+                reason = f"a request to {url} failed {policy.max_attempts} times, last: {what}"
+            elif wait is not None and wait > policy.max_wait_s:
+                reason = (
                     f"{url} asks to retry after {wait:.0f} s (more than max_wait_s "
-                    f"{policy.max_wait_s:g})" + self._kept()
+                    f"{policy.max_wait_s:g})"
                 )
+            if reason is not None:
+                raise ServeError(reason + self._kept(), reason)
             self.usage.retries += 1
             await asyncio.sleep(wait if wait is not None else backoff(attempt, policy))
         raise AssertionError("unreachable: the last attempt returns or raises")

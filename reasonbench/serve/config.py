@@ -18,7 +18,14 @@ APIS = ("chat", "completions")  # /v1/chat/completions, /v1/completions (base mo
 
 
 class ServeError(RuntimeError):
-    """A served-model run that cannot go on; the message is one line and names the endpoint."""
+    """A served-model run that cannot go on; the message is one line and names the endpoint.
+
+    ``reason`` is the message without the client's note on where this run's answers are kept,
+    for callers that keep the answers themselves (``certify``'s ``llm`` judge)."""
+
+    def __init__(self, message: str, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.reason = message if reason is None else reason
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,27 @@ def noisy_regrade(hybrid: dict[str, Any]) -> str:
     return grade(hybrid)
 
 
+class UnreadableOnNewRubric:
+    """A plug-in kind (registered by the tests as ``unreadable``): ``logged_grade``, except
+    that under the new rubric the "answer" cannot be read — a replayable failure, as an LLM's
+    seeded unparsable reply, which the cache keeps like a verdict."""
+
+    def __init__(self, target: str, options: object) -> None:
+        self._id = f"unreadable:{target}"
+
+    @property
+    def id(self) -> str:
+        return self._id
+
+    def __call__(self, hybrid: dict[str, Any]) -> str:
+        from reasonbench.certify import AdjudicatorFailure
+
+        verdict = logged_grade(hybrid)
+        if hybrid["rubric"]["pass_mark"] == 50:
+            raise AdjudicatorFailure("unparsable", "no label in 'hmm'", replayable=True)
+        return verdict
+
+
 def main() -> None:
     """Command adjudicator: ``python -m tests.certify.adjudicators [mode]`` reads one hybrid."""
     mode = sys.argv[1] if len(sys.argv) > 1 else "plain"

@@ -10,15 +10,14 @@ from pathlib import Path
 import pytest
 
 from reasonbench.certify import run_certify
+from tests.serve.servers import TinyServer
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "certify.md").read_text(encoding="utf-8")
 
 
-def examples_module() -> object:
-    spec = importlib.util.spec_from_file_location(
-        "certify_examples", ROOT / "scripts" / "certify_examples.py"
-    )
+def examples_module(name: str = "certify_examples") -> object:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -48,3 +47,28 @@ def test_docs_show_the_real_output(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert lines["command"][0].replace('"queries": 14', '"queries": 8') == lines["python"][0]
     not_certified = (tmp_path / "command" / "summary.md").read_text(encoding="utf-8")
     assert not_certified[not_certified.index("## Not certified") :].strip() in DOC
+
+
+def test_docs_show_the_real_llm_output(
+    server: TinyServer, served_model: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The LLM-judge example on the session's server: the greedy run's first case and the
+    sampled run's e-202 (the case whose verdict the edited rubric flips under run 0)."""
+    module = examples_module("certify_examples_llm")
+    monkeypatch.chdir(ROOT)
+    configs = module.configs(tmp_path, server.base_url, str(served_model))  # type: ignore[attr-defined]
+    for name, case in (("llm-greedy", "e-201"), ("llm-sampled", "e-202")):
+        config = configs[name]
+        lines = config.cases.read_text(encoding="utf-8").splitlines(keepends=True)
+        subset = tmp_path / f"{name}.jsonl"
+        subset.write_text("".join(x for x in lines if f'"{case}"' in x))
+        run_certify(dataclasses.replace(config, cases=subset))
+        receipt = (config.out_dir / "receipts.jsonl").read_text(encoding="utf-8").strip()
+        assert receipt in DOC, name
+        summary = (config.out_dir / "summary.md").read_text(encoding="utf-8")
+        rows = [
+            x
+            for x in summary[summary.index("## Not certified") :].splitlines()
+            if x.startswith(f"| {case} ")
+        ]
+        assert rows and all(row in DOC for row in rows), name
