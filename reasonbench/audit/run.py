@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from reasonbench.assembly.generation import CARDINALITY_DIR
 from reasonbench.assembly.parallel import pmap
 from reasonbench.assembly.write import manifest_hash, write_json
-from reasonbench.audit import checks, reexecute
+from reasonbench.audit import checks, margins, reexecute
 from reasonbench.controls.relations import applies
 from reasonbench.strata.base import Stratum
 from reasonbench.strata.registry import load_strata
@@ -31,8 +31,10 @@ def load_split_dir(directory: Path) -> dict[str, list[dict[str, Any]]]:
     return {p.stem: pq.read_table(p).to_pylist() for p in sorted(directory.glob("*.parquet"))}
 
 
-def _errors_of_chunk(chunk: Sequence[dict[str, Any]]) -> list[str]:
-    return [e for record in chunk for e in reexecute.label_errors(record)]
+def _check_chunk(chunk: Sequence[dict[str, Any]]) -> tuple[list[str], margins.MarginSummary]:
+    """Label errors and threshold margins of a chunk, in one worker (shared adjudicator caches)."""
+    errors = [e for record in chunk for e in reexecute.label_errors(record)]
+    return errors, margins.chunk_margins(chunk)
 
 
 def audit(
@@ -57,11 +59,9 @@ def audit(
 
     everything = [r for rows in (*splits.values(), *cardinality.values()) for r in rows]
     chunks = [everything[i : i + CHUNK] for i in range(0, len(everything), CHUNK)]
-    label_problems = [
-        e
-        for errs in pmap(_errors_of_chunk, chunks, workers, "audit labels", progress)
-        for e in errs
-    ]
+    checked = pmap(_check_chunk, chunks, workers, "audit labels", progress)
+    label_problems = [e for errs, _ in checked for e in errs]
+    margin_report = margins.merge([m for _, m in checked])
     controls_checked, control_problems = checks.control_relations(
         splits, config["controls"]["kinds"], applicable
     )
@@ -72,6 +72,7 @@ def audit(
         "controls": control_problems,
         "shift_rules": checks.shift_rules(splits, config),
         "quotas": checks.quota_check(splits, config, applicable),
+        "margins": margin_report.problems,
     }
     return {
         "benchmark": config["name"],
@@ -80,6 +81,7 @@ def audit(
         "controls_reproduced": controls_checked - len(control_problems),
         "controls_checked": controls_checked,
         "counts": {name: len(problems) for name, problems in sections.items()},
+        "margins": margin_report.to_json(),
         "problems": {name: problems[:1000] for name, problems in sections.items()},
         "passed": not any(sections.values()),
     }
@@ -98,6 +100,8 @@ def summary_markdown(result: dict[str, Any]) -> str:
         "|---|---|",
     ]
     lines += [f"| {name} | {count} |" for name, count in result["counts"].items()]
+    if result.get("margins", {}).get("cells"):
+        lines += margins.margin_table(result["margins"])
     for name, problems in result["problems"].items():
         if problems:
             lines += ["", f"## {name}", ""] + [f"- {p}" for p in problems[:SHOW]]
