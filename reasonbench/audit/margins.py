@@ -4,9 +4,12 @@ For every record whose adjudicator reports threshold margins (``margins(state)``
 stratum's oversight rules O1-O3, :mod:`reasonbench.are.robust`), every cube cell — all 2^k
 hybrids of the stored old and new state — is re-executed and its margins read. Reported per
 threshold (``gamma``: Gamma_A - gamma_min; ``rho``: rho_max - rho; ``rho_total``: the same with
-the paper's denominator; ``override:<s>``: theta_s - Ov_s): the smallest |margin|, where it
-occurs, and the delta it had to keep. A problem is a cell that keeps less than delta from some
-threshold, or whose two readings of rho disagree on whether O2 fires.
+the paper's denominator; ``override:<s>``: theta_s - Ov_s): the smallest |margin| over the cells
+held to it, where it occurs, and the delta it had to keep. A problem is a cell that keeps less than delta from some
+threshold, or whose two readings of rho disagree on whether O2 fires — except that a quarantine
+control's cells are held to the project's reading only: its planted relations dilute the
+paper's rho by design (docs/are.md), so a cell that fails only that reading is listed under
+``quarantine_rho_total`` and does not fail the audit.
 
 Chunks are summarised in the worker that re-executes their labels (the adjudicator's caches are
 warm there) and merged in chunk order, so the report is the same for any worker count.
@@ -25,7 +28,9 @@ from reasonbench.audit import reexecute
 from reasonbench.core.sources import cell_key, cell_order
 from reasonbench.core.state import hybrid
 
-__all__ = ["MarginSummary", "chunk_margins", "margin_table", "merge"]
+__all__ = ["QUARANTINE", "MarginSummary", "chunk_margins", "margin_table", "merge"]
+
+QUARANTINE = "quarantine"  # the control kind whose cells hold to the project's rho only
 
 
 @dataclass
@@ -36,6 +41,7 @@ class MarginSummary:
     cells: int = 0
     smallest: dict[str, dict[str, Any]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    by_design: list[str] = field(default_factory=list)  # quarantine cells: the paper's rho only
 
     def note(self, margin: Margin, where: str) -> None:
         best = self.smallest.get(margin.name)
@@ -59,6 +65,7 @@ class MarginSummary:
             "records": self.records,
             "cells": self.cells,
             "violations": len(self.problems),
+            "quarantine_rho_total": self.by_design,
             "smallest": {
                 name: {k: finite(v) for k, v in entry.items()}
                 for name, entry in sorted(self.smallest.items())
@@ -91,9 +98,15 @@ def chunk_margins(records: Sequence[Mapping[str, Any]]) -> MarginSummary:
             margins = tuple(margins_of(hybrid(old, new, mask)))
             where = f"{record['id']} cell {{{cell_key(mask, old.sources)}}}"
             out.cells += 1
+            quarantined = record.get("control") == QUARANTINE
             for margin in margins:
-                out.note(margin, where)
-            if not certified(margins):
+                if not (quarantined and margin.name == "rho_total"):
+                    out.note(margin, where)
+            if certified(margins):
+                continue
+            if quarantined and certified(margins, both_readings=False):
+                out.by_design.append(f"{where}: {_why(margins)}")
+            else:
                 out.problems.append(f"{where}: {_why(margins)}")
     return out
 
@@ -105,6 +118,7 @@ def merge(parts: Sequence[MarginSummary]) -> MarginSummary:
         out.records += part.records
         out.cells += part.cells
         out.problems.extend(part.problems)
+        out.by_design.extend(part.by_design)
         for name, entry in part.smallest.items():
             best = out.smallest.get(name)
             if best is None or entry["margin"] < best["margin"]:
@@ -119,7 +133,9 @@ def margin_table(report: Mapping[str, Any]) -> list[str]:
         "## Threshold margins",
         "",
         f"{report['cells']:,} cube cells of {report['records']:,} records re-executed; "
-        f"{report['violations']} keep less than their delta or read rho both ways.",
+        f"{report['violations']} keep less than their delta or read rho both ways; "
+        f"{len(report['quarantine_rho_total'])} quarantine-control cells would read O2 "
+        "differently with the paper's rho (by design, not a failure).",
         "",
         "| threshold | smallest margin | signed | threshold value | delta | relative | where |",
         "|---|---|---|---|---|---|---|",

@@ -56,3 +56,20 @@ def test_the_capability_probe_is_a_function_of_the_unit(stratum: AgenticStratum)
 def test_trace_numbers_round_half_up_whatever_the_float_noise() -> None:
     assert _fmt(0.125) == _fmt(0.12500000000000003) == _fmt(0.12499999999999997) == "0.13"
     assert _fmt(1.12) == "1.12" and _fmt(-0.0) == "0.00" and _fmt(float("inf")) == "inf"
+
+
+def test_the_liveliness_probe_is_a_function_of_the_unit(stratum: AgenticStratum) -> None:
+    from reasonbench.strata.agentic.sampler import lively
+
+    held = frozenset(("g_flip_outcome", "n_drop_relation", "a_stubbornness"))
+    answers = []
+    for units in (stratum.units(0), AgenticStratum().units(0)):
+        answers.append(
+            [
+                lively(u, held, stratum.operators, AgenticAdjudicator(u.family.actions))
+                for u in units[:8]
+            ]
+        )
+        assert all(("changed", held) in u.probes for u in units[:8])
+    assert answers[0] == answers[1]
+    assert any(answers[0])  # most units change under these operators
