@@ -27,8 +27,8 @@ from omegaconf import OmegaConf
 import reasonbench.strata.agentic.adjudicator as adjudicator
 from reasonbench.are import enumeration
 from reasonbench.assembly import generate, spec_from_config
-from reasonbench.assembly.write import manifest_hash
 from reasonbench.audit import audit
+from reasonbench.io import manifest_hash
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 

@@ -6,10 +6,9 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import pyarrow.parquet as pq
-
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt, family_masks
+from reasonbench.io import read_split, split_names
 
 
 @dataclass(frozen=True)
@@ -31,11 +30,7 @@ class Gold:
 
 def load_gold(data_dir: Path, splits: tuple[str, ...] | None = None) -> dict[str, Gold]:
     """example id → gold, from ``<split>.parquet`` files (and ``cardinality/`` if present)."""
-    if not data_dir.is_dir():
-        raise FileNotFoundError(f"no benchmark at {data_dir}: run 'reasonbench generate' first")
-    files = sorted(data_dir.glob("*.parquet")) + sorted(
-        (data_dir / "cardinality").glob("*.parquet")
-    )
+    present = split_names(data_dir)
     out: dict[str, Gold] = {}
     columns = [
         "id",
@@ -50,10 +45,10 @@ def load_gold(data_dir: Path, splits: tuple[str, ...] | None = None) -> dict[str
         "parent_id",
         "proof_depth",
     ]
-    for path in files:
-        if splits is not None and path.stem not in splits:
+    for split in present:
+        if splits is not None and split not in splits:
             continue
-        for row in pq.read_table(path, columns=columns).to_pylist():
+        for row in read_split(data_dir, split, columns):
             cube = Cube.from_cells(json.loads(row["cube"]))
             sets = family_masks(json.loads(row["receipt"]), cube.sources)
             receipt = Receipt(cube.sources, row["old_verdict"], row["new_verdict"], sets)

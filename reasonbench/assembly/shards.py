@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import traceback
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
-from tqdm import tqdm
+from reasonbench.io.parallel import die_with_parent
+from reasonbench.progress import Progress
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -26,11 +28,16 @@ _DONE = "done"
 _FAILED = "failed"
 
 
-def _serve(conn: Connection) -> None:
+def _serve(conn: Connection, parent_pid: int) -> None:
     """A worker's loop: run each batch ``(fn, [(index, item), ...])`` it is sent, replying
-    ``(index, result)`` per item, then ``_DONE``; stop on ``None``."""
+    ``(index, result)`` per item, then ``_DONE``; stop on ``None`` — or when the parent dies
+    (a killed ``reasonbench generate`` leaves no worker behind)."""
+    die_with_parent(parent_pid)
     while True:
-        message = conn.recv()
+        try:
+            message = conn.recv()
+        except EOFError:  # the parent closed its end (or died): nothing more will come
+            return
         if message is None:
             return
         fn, batch = message
@@ -62,7 +69,7 @@ class Shards:
             context = multiprocessing.get_context("fork")
             for _ in range(self.workers):
                 parent, child = context.Pipe()
-                proc = context.Process(target=_serve, args=(child,), daemon=True)
+                proc = context.Process(target=_serve, args=(child, os.getpid()), daemon=True)
                 proc.start()
                 child.close()
                 self._conns.append(parent)
@@ -72,7 +79,7 @@ class Shards:
         self, fn: Callable[[T], R], items: Sequence[T], desc: str, progress: bool = True
     ) -> list[R]:
         """``[fn(x) for x in items]``; item ``i`` runs on worker ``i % workers``."""
-        bar = tqdm(total=len(items), desc=desc, unit="unit", disable=not progress, leave=False)
+        bar = Progress(len(items), desc, "units", progress)
         try:
             if not self._conns:
                 out = []
@@ -85,7 +92,7 @@ class Shards:
             bar.close()
 
     def _scatter(
-        self, fn: Callable[[T], R], items: Sequence[T], desc: str, bar: tqdm[Any]
+        self, fn: Callable[[T], R], items: Sequence[T], desc: str, bar: Progress
     ) -> list[R]:
         n = self.workers
         for rank, conn in enumerate(self._conns):

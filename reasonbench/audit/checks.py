@@ -8,7 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reasonbench.assembly.spec import SPLITS
-from reasonbench.controls.relations import Said, consistent
+from reasonbench.controls import CONTROL_KINDS
+from reasonbench.core.answer import Answer
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import family_masks
 
@@ -43,9 +44,9 @@ def prompt_overlap(splits: Records) -> list[str]:
     return problems
 
 
-def _said(record: Mapping[str, Any]) -> Said:
+def _said(record: Mapping[str, Any]) -> Answer:
     cube = Cube.from_cells(json.loads(record["cube"]))
-    return Said(
+    return Answer(
         record["old_verdict"],
         record["new_verdict"],
         family_masks(json.loads(record["receipt"])),
@@ -76,22 +77,19 @@ def control_relations(
             problems.append(f"{r['id']}: parent {r['parent_id']} is not a locked example")
             continue
         seen[(parent["id"], r["control"])] += 1
+        if r["control"] not in CONTROL_KINDS:
+            problems.append(f"{r['id']}: {CONTROL_KINDS.unknown(r['control'])}")
+            continue
+        control = CONTROL_KINDS.get(r["control"])
         gold_parent = _said(parent)
-        if (
-            consistent(r["control"], gold_parent, _said(r), gold_parent.cube or Cube.from_cells({}))
-            is not True
-        ):
+        assert gold_parent.cube is not None  # _said always reads the stored cube
+        gold_control = _said(r)
+        if control.relation(gold_parent, gold_control, gold_parent.cube) is not True:
             problems.append(f"{r['id']}: gold violates the {r['control']} relation")
-        if r["control"] == "inverse" and (r["old_state"], r["new_state"]) != (
-            parent["new_state"],
-            parent["old_state"],
-        ):
-            problems.append(f"{r['id']}: inverse does not swap the parent's states")
-        if r["control"] == "permutation" and (
-            (r["old_state"], r["new_state"]) != (parent["old_state"], parent["new_state"])
-            or r["source_order"] == parent["source_order"]
-        ):
-            problems.append(f"{r['id']}: permutation must keep the states and change the order")
+        assert gold_control.cube is not None
+        if not all(control.cells(gold_parent.cube, gold_control.cube)):
+            problems.append(f"{r['id']}: gold violates the {r['control']} cell relation")
+        problems += control.audit(parent, r)
         checked += 1
     for pid, parent in parents.items():
         for kind in kinds:

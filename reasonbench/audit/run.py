@@ -6,29 +6,19 @@ returns a non-zero exit status on any failure.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
-from reasonbench.assembly.generation import CARDINALITY_DIR
-from reasonbench.assembly.parallel import pmap
-from reasonbench.assembly.write import manifest_hash, write_json
 from reasonbench.audit import checks, margins, reexecute
-from reasonbench.controls.relations import applies
+from reasonbench.controls import CONTROL_KINDS
+from reasonbench.io import CARDINALITY_DIR, OutputDir, manifest_hash, read_manifest, read_splits
+from reasonbench.io.parallel import pmap
 from reasonbench.strata.base import Stratum
 from reasonbench.strata.registry import load_strata
 
 CHUNK = 500
 SHOW = 20  # problems listed per check in the Markdown summary
-
-
-def load_split_dir(directory: Path) -> dict[str, list[dict[str, Any]]]:
-    if not directory.is_dir():
-        raise FileNotFoundError(f"no benchmark at {directory}: run 'reasonbench generate' first")
-    return {p.stem: pq.read_table(p).to_pylist() for p in sorted(directory.glob("*.parquet"))}
 
 
 def _check_chunk(chunk: Sequence[dict[str, Any]]) -> tuple[list[str], margins.MarginSummary]:
@@ -43,23 +33,27 @@ def audit(
     progress: bool = True,
     strata: Mapping[str, Stratum] | None = None,
 ) -> dict[str, Any]:
-    manifest_path = data_dir / "MANIFEST.json"
-    if not manifest_path.is_file():
-        raise FileNotFoundError(f"{manifest_path} is missing: not a generated benchmark directory")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest = read_manifest(data_dir, required=True)
     config = manifest["config"]
-    splits = load_split_dir(data_dir)
+    splits = read_splits(data_dir, with_cardinality=False)
     card_dir = data_dir / CARDINALITY_DIR
-    cardinality = load_split_dir(card_dir) if card_dir.is_dir() else {}
+    cardinality = read_splits(card_dir, with_cardinality=False) if card_dir.is_dir() else {}
     loaded = dict(strata) if strata is not None else load_strata(config["strata"])
     reexecute.install(loaded)
 
     def applicable(kind: str, stratum: str) -> bool:
-        return applies(kind, loaded[stratum])
+        return CONTROL_KINDS.get(kind).applies(loaded[stratum])
 
     everything = [r for rows in (*splits.values(), *cardinality.values()) for r in rows]
     chunks = [everything[i : i + CHUNK] for i in range(0, len(everything), CHUNK)]
-    checked = pmap(_check_chunk, chunks, workers, "audit labels", progress)
+    checked = pmap(
+        _check_chunk,
+        chunks,
+        workers,
+        f"audit labels ({CHUNK} records a chunk)",
+        progress,
+        "chunks",
+    )  # fmt: skip
     label_problems = [e for errs, _ in checked for e in errs]
     margin_report = margins.merge([m for _, m in checked])
     controls_checked, control_problems = checks.control_relations(
@@ -108,10 +102,10 @@ def summary_markdown(result: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_audit(result: dict[str, Any], audit_dir: Path) -> None:
-    audit_dir.mkdir(parents=True, exist_ok=True)
-    tmp_json, tmp_md = audit_dir / ".AUDIT.json.tmp", audit_dir / ".AUDIT.md.tmp"
-    write_json(tmp_json, result)
-    tmp_md.write_text(summary_markdown(result), encoding="utf-8")
-    tmp_json.replace(audit_dir / "AUDIT.json")
-    tmp_md.replace(audit_dir / "AUDIT.md")
+def write_audit(result: dict[str, Any], audit_dir: Path, overwrite: bool = False) -> None:
+    """``AUDIT.json`` and ``AUDIT.md``, each atomically; files of others are never replaced."""
+    with OutputDir(audit_dir, "audit", overwrite) as out:
+        for name in ("AUDIT.json", "AUDIT.md"):
+            out.check(name)  # refuse before writing either, so the pair stays consistent
+        out.write_json("AUDIT.json", result)
+        out.write_text("AUDIT.md", summary_markdown(result))

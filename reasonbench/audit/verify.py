@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reasonbench.assembly.write import file_hashes
+from reasonbench.io import file_hashes
 
 
 def verify(data_dir: Path, manifest_path: Path, exclude: tuple[str, ...] = ()) -> list[str]:

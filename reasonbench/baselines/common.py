@@ -7,22 +7,18 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
+from reasonbench.io import read_splits
 from reasonbench.predictions.record import PredictionRecord
 
+# A baseline predicts the direct_receipt fields (endpoints and receipt family), one classifier each.
+TARGET = "direct_receipt"
 COLUMNS = ["id", "split", "stratum", "prompt", "old_verdict", "new_verdict", "receipt"]
 Row = dict[str, Any]
 
 
 def load_rows(data_dir: Path, with_cardinality: bool = True) -> dict[str, list[Row]]:
     """split name → rows (main splits, controls and, if present, the cardinality splits)."""
-    if not data_dir.is_dir():
-        raise FileNotFoundError(f"no benchmark at {data_dir}: run 'reasonbench generate' first")
-    paths = sorted(data_dir.glob("*.parquet"))
-    if with_cardinality:
-        paths += sorted((data_dir / "cardinality").glob("*.parquet"))
-    return {p.stem: pq.read_table(p, columns=COLUMNS).to_pylist() for p in paths}
+    return read_splits(data_dir, COLUMNS, with_cardinality)
 
 
 def field_record(
@@ -40,6 +36,7 @@ def field_record(
         method=method,
         seed=0,
         split=split,
+        target=TARGET,
         raw_output=json.dumps(dict(fields), sort_keys=True),
         parse_ok=True,
         pred_old_verdict=fields["old"],

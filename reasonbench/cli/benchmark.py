@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from reasonbench.cli.hydra_app import CONF_DIR, add_hydra_parsers, fail
+from reasonbench.io import CARDINALITY_DIR, MANIFEST, write_bytes
 
 MANIFESTS = CONF_DIR.parent / "data" / "manifests"
 
@@ -23,7 +23,10 @@ def run_generate(cfg: DictConfig) -> int:
     container: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
     try:
         spec = spec_from_config(container)
-        manifest = generate(spec, Path(cfg.out_dir), cfg.workers, cfg.progress, cfg.cardinality)
+        manifest = generate(
+            spec, Path(cfg.out_dir), cfg.workers, cfg.progress, cfg.cardinality,
+            overwrite=bool(cfg.overwrite),
+        )  # fmt: skip
     except (SpecError, QuotaError) as exc:
         return fail("generate", str(exc))
     stats = manifest["stats"]
@@ -32,11 +35,11 @@ def run_generate(cfg: DictConfig) -> int:
         f"to {cfg.out_dir}"
     )
     if cfg.get("freeze"):
-        MANIFESTS.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(Path(cfg.out_dir) / "MANIFEST.json", MANIFESTS / f"{spec.name}.json")
-        card = Path(cfg.out_dir) / "cardinality" / "MANIFEST.json"
+        out = Path(cfg.out_dir)
+        write_bytes(MANIFESTS / f"{spec.name}.json", (out / MANIFEST).read_bytes())
+        card = out / CARDINALITY_DIR / MANIFEST
         if card.is_file():
-            shutil.copyfile(card, MANIFESTS / f"{spec.name}-cardinality.json")
+            write_bytes(MANIFESTS / f"{spec.name}-cardinality.json", card.read_bytes())
         print(f"froze manifests into {MANIFESTS}")
     return 0
 
@@ -52,7 +55,7 @@ def run_audit(cfg: DictConfig) -> int:
     audit_dir = (
         Path(cfg.audit_dir) if cfg.audit_dir else Path("results/audit") / result["benchmark"]
     )
-    write_audit(result, audit_dir)
+    write_audit(result, audit_dir, bool(cfg.overwrite))
     status = "PASSED" if result["passed"] else "FAILED"
     print(
         f"audit {status}: {result['records_reexecuted']:,} records re-executed, "

@@ -7,7 +7,18 @@ import sys
 from collections.abc import Sequence
 
 from reasonbench import __version__
-from reasonbench.cli import benchmark, clauses, hydra_app, judge_card, learning, receipt, results
+from reasonbench.cli import (
+    benchmark,
+    certify,
+    clauses,
+    evaluate,
+    hydra_app,
+    judge_card,
+    learning,
+    receipt,
+    results,
+)
+from reasonbench.cli.errors import guarded
 
 DESCRIPTION = """\
 reasonbench audits AI evaluators ("judges") by their reasons, not only their labels.
@@ -35,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     results.add_parsers(subparsers)
     learning.add_parsers(subparsers)
     judge_card.add_parser(subparsers)
+    evaluate.add_parser(subparsers)
+    certify.add_parser(subparsers)
     return parser
 
 
@@ -48,7 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "handler"):
         parser.print_help()
         return 0
-    return int(args.handler(args))
+    command = argv[0] if argv else ""
+    if command == "clauses" and argv[1:2] == ["audit"]:
+        command = "clauses audit"
+    return guarded(command, lambda: int(args.handler(args)))
 
 
 if __name__ == "__main__":

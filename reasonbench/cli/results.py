@@ -14,14 +14,14 @@ from reasonbench.cli.hydra_app import add_hydra_parsers, fail
 
 def run_baselines(cfg: DictConfig) -> int:
     from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
-    from reasonbench.predictions import write_parquet
+    from reasonbench.io import OutputDir, parquet_bytes
+    from reasonbench.predictions.io import records_table
 
     try:
         rows = load_rows(Path(cfg.data_dir))
     except FileNotFoundError as exc:
         return fail("baselines", str(exc))
-    out = Path(cfg.out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = OutputDir(Path(cfg.out_dir), "baselines", bool(cfg.overwrite))
     for method in cfg.methods:
         start = time.perf_counter()
         if method == "majority":
@@ -37,19 +37,23 @@ def run_baselines(cfg: DictConfig) -> int:
             )
         else:
             return fail("baselines", f"unknown baseline {method!r} (majority, tfidf)")
-        write_parquet(out / f"{method}.parquet", records)
+        with out:
+            out.write_bytes(f"{method}.parquet", parquet_bytes(records_table(records)))
         print(
-            f"{method}: {len(records):,} prediction records in {time.perf_counter() - start:.1f} s -> {out}"
+            f"{method}: {len(records):,} prediction records in {time.perf_counter() - start:.1f} s "
+            f"-> {out.path(f'{method}.parquet')}"
         )
     return 0
 
 
 def run_analyze(cfg: DictConfig) -> int:
-    from reasonbench.analysis.analyze import analyze
+    from reasonbench.analysis.analyze import CalibrationSettings, analyze
     from reasonbench.analysis.selective import MixedSourceError
+    from reasonbench.io import OutputDir
     from reasonbench.predictions import PredictionFileError
 
     comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
+    roles: Any = OmegaConf.to_container(cfg.methods, resolve=True)
     try:
         metrics = analyze(
             Path(cfg.data_dir),
@@ -58,15 +62,21 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.replicates,
             cfg.seed,
             cfg.allow_mixed_sources,
+            role_map=roles,
+            calibration=CalibrationSettings(
+                tuple(cfg.calibration_maps),
+                tuple(cfg.selective_on),
+                cfg.reliability_bins,
+                cfg.calibration_min_points,
+            ),
+            progress=bool(cfg.progress),
         )
     except (FileNotFoundError, PredictionFileError, MixedSourceError) as exc:
         return fail("analyze", str(exc))
     metrics["config"] = OmegaConf.to_container(cfg, resolve=True)
     out = Path(cfg.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(metrics, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(out)
+    with OutputDir(out.parent, "analyze", bool(cfg.overwrite)) as directory:
+        directory.write_json(out.name, metrics)
     print(f"analyzed {len(metrics['methods'])} method(s) -> {out}")
     return 0
 
@@ -84,7 +94,9 @@ def run_tables(cfg: DictConfig) -> int:
     metrics = json.loads(metrics_path.read_text())
     stats = json.loads(manifest_path.read_text())["stats"]
     methods: Any = OmegaConf.to_container(cfg.methods, resolve=True)
-    written = write_reports(metrics, stats, paper_figures(), methods, Path(cfg.out_dir))
+    written = write_reports(
+        metrics, stats, paper_figures(), methods, Path(cfg.out_dir), bool(cfg.overwrite)
+    )
     print(
         f"wrote {len(written['tables'])} tables and {len(written['figures'])} figures under {cfg.out_dir}"
     )

@@ -1,12 +1,19 @@
-"""Paired controls: the relations a locked example and its control must satisfy."""
+"""Paired controls: each kind is one registered :class:`ControlKind` (how it is built, the
+relation a prediction pair must satisfy, the audit's structural check, the report label)."""
 
+from reasonbench.controls import builtin  # noqa: F401  (registers the four control kinds)
+from reasonbench.controls.base import (
+    CONTROL_KINDS,
+    BuiltControl,
+    ControlError,
+    ControlKind,
+)
 from reasonbench.controls.relations import (
-    CONTROLS,
-    STRATUM_HOOKS,
-    Said,
-    applies,
+    CellRelation,
     consistent,
     identical,
+    identical_cells,
+    inverse_cells,
     inverse_consistent,
     inverse_cube,
     minimal_transversals,
@@ -14,12 +21,15 @@ from reasonbench.controls.relations import (
 )
 
 __all__ = [
-    "CONTROLS",
-    "STRATUM_HOOKS",
-    "Said",
-    "applies",
+    "CONTROL_KINDS",
+    "BuiltControl",
+    "CellRelation",
+    "ControlError",
+    "ControlKind",
     "consistent",
     "identical",
+    "identical_cells",
+    "inverse_cells",
     "inverse_consistent",
     "inverse_cube",
     "minimal_transversals",

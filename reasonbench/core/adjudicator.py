@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
 from reasonbench.core.state import EvaluatorState
+from reasonbench.registry import Registry
 
 REFER = "refer"
 
@@ -34,31 +35,21 @@ def check_verdict(adjudicator: Adjudicator, verdict: str) -> str:
     return verdict
 
 
-_REGISTRY: dict[str, Callable[..., Adjudicator]] = {}
+ADJUDICATORS: Registry[Callable[..., Adjudicator]] = Registry("adjudicator")
+"""Named adjudicator factories, one per stratum (each stratum module registers its own)."""
 
 
 def register_adjudicator(
     name: str,
 ) -> Callable[[Callable[..., Adjudicator]], Callable[..., Adjudicator]]:
     """Decorator: register a factory under ``name`` (one name, one factory)."""
-
-    def decorate(factory: Callable[..., Adjudicator]) -> Callable[..., Adjudicator]:
-        if name in _REGISTRY and _REGISTRY[name] is not factory:
-            raise ValueError(f"adjudicator {name!r} is already registered")
-        _REGISTRY[name] = factory
-        return factory
-
-    return decorate
+    return ADJUDICATORS.register(name)
 
 
 def get_adjudicator(name: str, **kwargs: Any) -> Adjudicator:
     """Build the registered adjudicator ``name``; the error lists the known names."""
-    try:
-        factory = _REGISTRY[name]
-    except KeyError:
-        raise KeyError(f"unknown adjudicator {name!r}; registered: {sorted(_REGISTRY)}") from None
-    return factory(**kwargs)
+    return ADJUDICATORS.get(name)(**kwargs)
 
 
 def registered_adjudicators() -> tuple[str, ...]:
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted(ADJUDICATORS.names()))

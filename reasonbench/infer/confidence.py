@@ -14,24 +14,17 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from reasonbench.core.sources import GNA, cell_key
+from reasonbench.core.answer import Answer
+from reasonbench.core.sources import GNA
 from reasonbench.infer.decode import Generation
-from reasonbench.targets.parse import Parsed, parse_target
+from reasonbench.targets import get_target, parse_target
 
 SOURCES = ("seq_prob", "verdict_token_prob")
 
 
 def verdict_span(target: str, text: str, sources: tuple[str, ...] = GNA) -> tuple[int, int] | None:
     """Character span of the revised verdict in a *parsed* output (None if not found)."""
-    if target == "direct_verdict":
-        pattern = r"verdict: *(\S+)"
-    elif target in ("direct_receipt", "rationale_receipt"):
-        pattern = r"(?m)^\s*new: *(\S+)"
-    elif target == "cube":
-        full = cell_key((1 << len(sources)) - 1, sources)
-        pattern = re.escape(full) + r"=(\S+)"
-    else:
-        raise ValueError(f"unknown target {target!r}")
+    pattern = get_target(target).verdict_pattern(sources)
     # the last match: the cube's full cell comes last; the other keys occur once
     matches = list(re.finditer(pattern, text))
     return matches[-1].span(1) if matches else None
@@ -72,7 +65,7 @@ def cache_entry(
     configured source recomputes nothing) and the batch size it was decoded in."""
     raw = tokenizer.decode(list(gen.token_ids), skip_special_tokens=True)
     verdict_lp = None
-    if isinstance(parse_target(target, raw, labels), Parsed):
+    if isinstance(parse_target(target, raw, labels), Answer):
         span = verdict_span(target, raw)
         if span is not None:
             ends = token_ends(tokenizer, gen.token_ids)

@@ -16,16 +16,17 @@ from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig
-from tqdm import tqdm
 
 from reasonbench.infer.cache import GenerationCache, cache_key, sha256_text
 from reasonbench.infer.confidence import SOURCES, cache_entry
 from reasonbench.infer.decode import greedy_decode
 from reasonbench.infer.records import make_record
+from reasonbench.io import OutputDir, read_split
 from reasonbench.models import encode_prompt, load_model, load_tokenizer, model_input
 from reasonbench.models.backbone import Backbone, resolve_backbone
 from reasonbench.predictions.io import JsonlWriter
-from reasonbench.train.data import read_split
+from reasonbench.progress import Progress
+from reasonbench.targets import get_target
 from reasonbench.train.lora import adapter_hash
 from reasonbench.train.run import use_cpu
 
@@ -65,6 +66,12 @@ def load_rows(data_dir: Path, splits: list[str]) -> list[dict[str, Any]]:
     return rows
 
 
+def max_new_tokens(cfg: DictConfig) -> int:
+    """``max_new_tokens`` when set, else the target's decoding budget."""
+    value = cfg.get("max_new_tokens")
+    return int(value) if value is not None else get_target(str(cfg.target.name)).max_new_tokens
+
+
 def decoding_config(cfg: DictConfig) -> dict[str, Any]:
     """Everything besides backbone, adapter and prompt that decides a generation: part of every
     cache key. The attention kernel is in it: sdpa and flash-attention round bf16 differently,
@@ -72,7 +79,7 @@ def decoding_config(cfg: DictConfig) -> dict[str, Any]:
     return {
         "strategy": "greedy",
         "target": str(cfg.target.name),
-        "max_new_tokens": int(cfg.max_new_tokens),
+        "max_new_tokens": max_new_tokens(cfg),
         "dtype": str(cfg.model.dtype),
         "attn_implementation": str(cfg.model.attn_implementation),
         "merged_adapter": bool(cfg.merge_adapter),
@@ -102,6 +109,10 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
     run = finished_run(cfg)
     data_dir, out = Path(cfg.data_dir), Path(cfg.out)
     state = PartialState(cpu=use_cpu(cfg))
+    if state.is_main_process:  # refuse a foreign output file before decoding anything
+        directory = OutputDir(out.parent, "predict", bool(cfg.get("overwrite", False)))
+        directory.check(out.name)
+        directory.check(out.name.removesuffix(".jsonl") + ".meta.json")
     backbone = resolve_backbone(cfg.model, data_dir)
     if backbone.identity != run["backbone"]["identity"]:
         raise PredictError(
@@ -126,7 +137,7 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
         encoded = {i: encode_prompt(tokenizer, rows[i]["prompt"]) for i in mine}
         order = sorted(mine, key=lambda i: (-len(encoded[i]), i))
         size = int(cfg.batch_size)
-        bar = tqdm(total=len(order), desc="predict", unit="ex", disable=not cfg.progress)
+        bar = Progress(len(order), "predict", "examples", bool(cfg.progress))
         partial.unlink(missing_ok=True)
         with JsonlWriter(partial) as writer:
             for start in range(0, len(order), size):
@@ -136,7 +147,7 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
                     [encoded[i] for i in batch],
                     int(tokenizer.pad_token_id),
                     int(tokenizer.eos_token_id),
-                    int(cfg.max_new_tokens),
+                    max_new_tokens(cfg),
                     state.device,
                 )
                 entries = [
@@ -198,12 +209,12 @@ def write_outputs(
 ) -> dict[str, Any]:
     cache.reload()  # every process's entries
     out = Path(cfg.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
     target = str(cfg.target.name)
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.unlink(missing_ok=True)
     failures: dict[str, int] = {}
-    with JsonlWriter(tmp) as writer:
+    directory = OutputDir(out.parent, "predict", bool(cfg.get("overwrite", False)))
+    meta_name = out.name.removesuffix(".jsonl") + ".meta.json"
+    directory.check(meta_name)  # refuse before writing either file
+    with directory, directory.writing(out.name) as tmp, JsonlWriter(tmp) as writer:
         for row, key in zip(rows, keys, strict=True):
             record = make_record(
                 row, run["method"], run["seed"], target, cache.get(key), labels[row["stratum"]],
@@ -211,7 +222,6 @@ def write_outputs(
             )  # fmt: skip
             failures[row["split"]] = failures.get(row["split"], 0) + (not record.parse_ok)
             writer.write(record)
-    tmp.replace(out)
     meta = {
         "method": run["method"],
         "seed": run["seed"],
@@ -225,8 +235,6 @@ def write_outputs(
         "parse_failures": failures,
         "batch_sizes_used": sorted({int(cache.get(k)["batch_size"]) for k in keys}),
     }
-    meta_path = out.with_name(out.name.removesuffix(".jsonl") + ".meta.json")
-    tmp_meta = meta_path.with_name(meta_path.name + ".tmp")
-    tmp_meta.write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    tmp_meta.replace(meta_path)
+    with directory:
+        meta_path = directory.write_json(meta_name, meta)
     return {"parse_failures": sum(failures.values()), "meta": str(meta_path)}

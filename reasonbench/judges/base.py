@@ -10,10 +10,12 @@ so a model can batch; run ``r`` of a sampling judge uses ``seed + r``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+from reasonbench.registry import Registry
 from reasonbench.targets import TARGETS
 
 __all__ = [
@@ -71,38 +73,48 @@ class Judge(Protocol):
 
 def check_target(target: str) -> str:
     if target not in TARGETS:
-        raise JudgeError(f"unknown target {target!r}; targets are {list(TARGETS)}")
+        raise JudgeError(TARGETS.unknown(target))
     return target
 
 
-_REGISTRY: dict[str, Callable[..., Judge]] = {}
-
+JUDGES: Registry[Callable[..., Judge]] = Registry("judge factory")
+"""Named judge factories (``conf/judge/*.yaml`` name one by its ``factory`` key)."""
 
 Factory = TypeVar("Factory", bound=Callable[..., Judge])
 
 
 def register_judge(name: str) -> Callable[[Factory], Factory]:
     """Decorator: register a judge factory under ``name`` (one name, one factory)."""
-
-    def decorate(factory: Factory) -> Factory:
-        if name in _REGISTRY and _REGISTRY[name] is not factory:
-            raise ValueError(f"judge factory {name!r} is already registered")
-        _REGISTRY[name] = factory
-        return factory
-
-    return decorate
+    return JUDGES.register(name)
 
 
 def make_judge(factory: str, **kwargs: Any) -> Judge:
-    """Build a judge with the registered factory ``factory``; the error lists known names."""
+    """Build a judge with the registered factory ``factory`` — or your own, named as
+    ``"package.module:function"`` (imported on first use); the error lists known names."""
+    if factory not in JUDGES and ":" in factory:
+        JUDGES.register_lazy(factory, factory)
+    if factory not in JUDGES:
+        raise JudgeError(JUDGES.unknown(factory))
     try:
-        build = _REGISTRY[factory]
-    except KeyError:
+        build = JUDGES.get(factory)
+    except (ImportError, AttributeError, ValueError) as exc:
+        JUDGES.unregister(factory)
         raise JudgeError(
-            f"unknown judge factory {factory!r}; registered: {sorted(_REGISTRY)}"
+            f"judge factory {factory!r} cannot be loaded ({exc}; is its module on PYTHONPATH?), "
+            "key judge.factory"
         ) from None
+    if not callable(build):
+        raise JudgeError(f"judge factory {factory!r} is not callable")
+    accepted = inspect.signature(build).parameters
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
+        unknown = sorted(set(kwargs) - set(accepted))
+        if unknown:
+            raise JudgeError(
+                f"judge factory {factory!r} takes no argument(s) {unknown} "
+                f"(it takes: {', '.join(n for n in accepted if n != 'name')})"
+            )
     return build(**kwargs)
 
 
 def registered_judges() -> tuple[str, ...]:
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted(JUDGES.names()))

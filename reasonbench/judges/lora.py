@@ -3,9 +3,8 @@
 The model sees exactly what it was trained on: the benchmark prompt followed by the training
 answer cue (:func:`reasonbench.models.prompting.model_input`), no instruction — it learned the
 target format. Decoding is greedy by default, as in the paper's protocol, and stops at the
-target's ``max_new_tokens`` — the run's own (``target.max_new_tokens`` in its resolved
-``config.yaml``, the length ``reasonbench predict`` decodes to), or the target's default
-(``conf/target/<target>.yaml``) for explicit paths — unless ``decoding.max_new_tokens`` is given.
+target's decoding budget (``Target.max_new_tokens``, the length ``reasonbench predict`` decodes
+to: 256 tokens for ``rationale_receipt``) unless ``decoding.max_new_tokens`` is given.
 """
 
 from __future__ import annotations
@@ -15,11 +14,10 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.hf import CausalLMJudge, load_causal_lm
+from reasonbench.judges.hf import CausalLMJudge, load_causal_lm, model_identity
+from reasonbench.targets import get_target
 
-__all__ = ["lora_judge", "run_max_new_tokens", "target_max_new_tokens"]
-
-TARGET_CONF = Path(__file__).resolve().parents[2] / "conf" / "target"
+__all__ = ["lora_judge"]
 
 
 def _from_run(run_dir: Path) -> tuple[str, str, str]:
@@ -29,28 +27,6 @@ def _from_run(run_dir: Path) -> tuple[str, str, str]:
         raise JudgeError(f"{run_dir} is not a finished training run ({summary} missing)")
     run = json.loads(summary.read_text())
     return str(run["backbone"]["path"]), str(run_dir / "adapter"), str(run["target"])
-
-
-def _max_new_tokens(path: Path, key: str) -> int:
-    from omegaconf import OmegaConf
-
-    if not path.is_file():
-        raise JudgeError(f"{path} missing: give judge.args.decoding.max_new_tokens explicitly")
-    value = OmegaConf.select(OmegaConf.load(path), key)
-    if value is None:
-        raise JudgeError(f"{path} has no {key}: give judge.args.decoding.max_new_tokens")
-    return int(value)
-
-
-def run_max_new_tokens(run_dir: Path) -> int:
-    """The generation budget the run was trained for: ``target.max_new_tokens`` of its resolved
-    ``config.yaml`` (``reasonbench predict`` decodes to the same length)."""
-    return _max_new_tokens(run_dir / "config.yaml", "target.max_new_tokens")
-
-
-def target_max_new_tokens(target: str) -> int:
-    """The target's default generation budget (``conf/target/<target>.yaml``)."""
-    return _max_new_tokens(TARGET_CONF / f"{check_target(target)}.yaml", "max_new_tokens")
 
 
 @register_judge("lora")
@@ -68,12 +44,13 @@ def lora_judge(
 ) -> CausalLMJudge:
     """A finished training run (``run_dir``: backbone, adapter and target from its RUN.json), or
     explicit ``base_path`` (backbone directory), ``adapter_path`` (PEFT adapter) and ``target``;
-    explicit values override the run's. ``decoding.max_new_tokens`` unset or null: the run's
-    ``target.max_new_tokens`` (with explicit paths, the target's default), so a long target such
+    explicit values override the run's. ``decoding.max_new_tokens`` unset or null: the
+    target's decoding budget (``reasonbench.targets``), so a long target such
     as ``rationale_receipt`` is not cut short."""
     from peft import PeftModel
 
     from reasonbench.models.prompting import model_input
+    from reasonbench.train.lora import adapter_hash
 
     if run_dir is not None:
         run_base, run_adapter, run_target = _from_run(Path(run_dir))
@@ -84,15 +61,17 @@ def lora_judge(
     if not (Path(adapter_path) / "adapter_config.json").is_file():
         raise JudgeError(f"{adapter_path} is not a LoRA adapter (no adapter_config.json)")
     options = dict(decoding or {})
-    if options.get("max_new_tokens") is None:
-        options["max_new_tokens"] = (
-            run_max_new_tokens(Path(run_dir)) if run_dir is not None
-            else target_max_new_tokens(target)
-        )  # fmt: skip
+    if options.get("max_new_tokens") is None:  # the budget `reasonbench predict` decodes to
+        options["max_new_tokens"] = get_target(check_target(target)).max_new_tokens
     model, tokenizer = load_causal_lm(base_path, dtype, device)
     model = PeftModel.from_pretrained(model, adapter_path, is_trainable=False)
     if merge:  # same outputs, faster decoding
         model = model.merge_and_unload()
+    identity = {
+        **model_identity("lora", base_path, dtype, device),
+        "adapter": adapter_hash(Path(adapter_path)),
+        "merged": merge,
+    }
     return CausalLMJudge(
         name,
         check_target(target),
@@ -101,4 +80,5 @@ def lora_judge(
         model_input,
         Decoding(**options),
         batch_size,
+        identity=identity,
     )

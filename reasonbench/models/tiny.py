@@ -18,11 +18,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 import torch
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast, Qwen3ForCausalLM
 
+from reasonbench.io import read_split
 from reasonbench.models.architectures import qwen3_config
 
 BUILD_VERSION = "1"  # bump when the build recipe changes, so old caches are not reused
@@ -39,14 +39,8 @@ TEXT_COLUMNS = (
 
 def corpus(data_dir: Path) -> list[str]:
     """The tokenizer's training text: every prompt and target of the benchmark's train split."""
-    path = data_dir / "train.parquet"
-    if not path.is_file():
-        raise FileNotFoundError(
-            f"{path} not found: the tiny tokenizer is trained on the benchmark's train split "
-            "(run 'reasonbench generate benchmark=small out_dir=...' first)"
-        )
-    table = pq.read_table(path, columns=list(TEXT_COLUMNS)).to_pydict()
-    return [text for column in TEXT_COLUMNS for text in table[column]]
+    rows = read_split(data_dir, "train", TEXT_COLUMNS)  # the tokenizer learns the train split
+    return [row[column] for column in TEXT_COLUMNS for row in rows]
 
 
 def train_tokenizer(texts: Iterable[str], vocab_size: int) -> PreTrainedTokenizerFast:

@@ -15,6 +15,7 @@ from typing import IO
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from reasonbench import io
 from reasonbench.predictions.record import PredictionRecord, RecordError
 
 
@@ -44,11 +45,13 @@ class JsonlWriter:
         self.close()
 
 
+def records_table(records: Iterable[PredictionRecord]) -> pa.Table:
+    return pa.Table.from_pylist([r.to_json() for r in records])
+
+
 def write_parquet(path: Path, records: Iterable[PredictionRecord]) -> None:
-    rows = [r.to_json() for r in records]
-    tmp = path.with_name(path.name + ".tmp")
-    pq.write_table(pa.Table.from_pylist(rows), tmp)
-    tmp.replace(path)
+    """Prediction records as one Parquet file, written atomically."""
+    io.write_parquet(path, records_table(records))
 
 
 def read_predictions(path: Path) -> list[PredictionRecord]:

@@ -11,7 +11,11 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-SCHEMA_VERSION = "1"
+from reasonbench.targets import TARGETS
+
+SCHEMA_VERSION = "2"
+"""Version 2 added ``target``: what a method answers decides which metrics apply to it."""
+KNOWN_VERSIONS = (SCHEMA_VERSION,)
 
 
 class RecordError(ValueError):
@@ -24,6 +28,7 @@ class PredictionRecord:
     method: str
     seed: int
     split: str
+    target: str  # the registered target the method answers in (reasonbench.targets)
     raw_output: str
     parse_ok: bool
     pred_old_verdict: str | None
@@ -57,6 +62,9 @@ class PredictionRecord:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise RecordError(f"seed must be an integer, got {self.seed!r}")
         _typed(self.split, str, "split")
+        _typed(self.target, str, "target")
+        if self.target not in TARGETS:
+            raise RecordError(f"target: {TARGETS.unknown(self.target)}")
         _typed(self.raw_output, str, "raw_output")
         _typed(self.parse_ok, bool, "parse_ok")
         for name in ("pred_old_verdict", "pred_new_verdict", "confidence_source"):
@@ -81,6 +89,11 @@ class PredictionRecord:
                 raise RecordError("a confidence needs its confidence_source (ADR-054)")
         _typed(self.verdict_source, str, "verdict_source")
         _typed(self.schema_version, str, "schema_version")
+        if self.schema_version not in KNOWN_VERSIONS:
+            raise RecordError(
+                f"unknown schema_version {self.schema_version!r} (this reasonbench reads "
+                f"{', '.join(KNOWN_VERSIONS)}; regenerate the predictions)"
+            )
 
 
 def _typed(value: object, kind: type, name: str) -> None:

@@ -13,7 +13,7 @@ from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from reasonbench.core.adjudicator import Adjudicator
 from reasonbench.core.state import EvaluatorState
@@ -146,3 +146,24 @@ class Stratum(Protocol):
     def trace(self, state: EvaluatorState[Any], context: Mapping[str, Any]) -> list[str]:
         """Short execution trace (which conditions/rules fired) for rationale targets."""
         ...
+
+
+@runtime_checkable
+class SupportsQuarantine(Protocol):
+    """An optional stratum ability: planting untrusted text that its adjudicator must reject
+    (the agentic stratum, docs/are.md). Strata without an untrusted channel do not have it, and
+    the quarantine control does not apply to them."""
+
+    def quarantine_control(self, transition: Transition, rng: random.Random) -> Transition | None:
+        """``transition`` with untrusted claims planted in both states, certified to change no
+        cell; ``None`` when no such injection exists."""
+        ...
+
+
+@runtime_checkable
+class SupportsCardNote(Protocol):
+    """An optional stratum ability: one paragraph the dataset card of every build with this
+    stratum carries (e.g. a reading of its labels a user must know). Strata without it add
+    nothing, so builds without them keep their card bytes."""
+
+    card_note: str

@@ -1,27 +1,25 @@
-"""Named stratum factories; imported lazily so a stratum's data loads only when used."""
+"""Named strata; each entry is a lazy ``module:Class`` reference, so a stratum's data loads only
+when it is used. A new stratum registers one more entry (``STRATA.register_lazy`` or
+``STRATA.register(name, factory)``); nothing else in assembly or the audit names strata."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from reasonbench.registry import Registry
 from reasonbench.strata.base import Stratum
 
-FACTORIES: dict[str, str] = {
-    "organizational": "reasonbench.strata.organizational:OrganizationalStratum",
-    "logical": "reasonbench.strata.logical:LogicalStratum",
-    "agentic": "reasonbench.strata.agentic:AgenticStratum",
-}
+__all__ = ["STRATA", "load_strata", "load_stratum"]
+
+STRATA: Registry[Callable[[], Stratum]] = Registry("stratum")
+STRATA.register_lazy("organizational", "reasonbench.strata.organizational:OrganizationalStratum")
+STRATA.register_lazy("logical", "reasonbench.strata.logical:LogicalStratum")
+STRATA.register_lazy("agentic", "reasonbench.strata.agentic:AgenticStratum")
 
 
 def load_stratum(name: str) -> Stratum:
-    try:
-        module_name, class_name = FACTORIES[name].split(":")
-    except KeyError:
-        raise KeyError(f"unknown stratum {name!r}; known: {sorted(FACTORIES)}") from None
-    factory = getattr(importlib.import_module(module_name), class_name)
-    stratum: Stratum = factory()
-    return stratum
+    """A fresh stratum object of the registered factory ``name``."""
+    return STRATA.get(name)()
 
 
 def load_strata(names: Sequence[str]) -> dict[str, Stratum]:

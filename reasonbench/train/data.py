@@ -9,17 +9,15 @@ Variants (``conf/data``): ``paper`` trains on ``train``; ``cardinality`` on the 
 from __future__ import annotations
 
 import hashlib
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
-from reasonbench.assembly.write import manifest_hash
-from reasonbench.targets.serialize import TARGETS
+from reasonbench.io import MANIFEST, manifest_hash, read_manifest, read_split, split_columns
+from reasonbench.targets import TARGETS, gold_text
+from reasonbench.targets.serialize import GOLD_COLUMNS
 from reasonbench.train.augment import permuted_prompt
 
 ROW_COLUMNS = [
@@ -43,30 +41,16 @@ class TrainExample:
     target: str
 
 
-def split_path(data_dir: Path, split: str) -> Path:
-    for path in (data_dir / f"{split}.parquet", data_dir / "cardinality" / f"{split}.parquet"):
-        if path.is_file():
-            return path
-    raise FileNotFoundError(
-        f"split {split!r} not found under {data_dir} (run 'reasonbench generate' first; "
-        "cardinality splits need cardinality=true)"
-    )
-
-
-def read_split(data_dir: Path, split: str, columns: Sequence[str]) -> list[dict[str, Any]]:
-    rows: list[dict[str, Any]] = pq.read_table(
-        split_path(data_dir, split), columns=list(columns)
-    ).to_pylist()
-    return rows
-
-
 def training_examples(
     data_dir: Path, target: str, variant: Mapping[str, Any], seed: int
 ) -> list[TrainExample]:
     if target not in TARGETS:
-        raise ValueError(f"unknown target {target!r}; targets are {list(TARGETS)}")
-    rows = read_split(data_dir, str(variant["train_split"]), [*ROW_COLUMNS, f"target_{target}"])
-    out = [TrainExample(r["id"], r["prompt"], r[f"target_{target}"]) for r in rows]
+        raise ValueError(TARGETS.unknown(target))
+    split = str(variant["train_split"])
+    stored = f"target_{target}" in split_columns(data_dir, split)
+    gold = [f"target_{target}"] if stored else list(GOLD_COLUMNS)
+    rows = read_split(data_dir, split, [*ROW_COLUMNS, *gold])
+    out = [TrainExample(r["id"], r["prompt"], gold_text(target, r)) for r in rows]
     perm = variant.get("permutation") or {}
     rate = float(perm.get("rate", 0.0))
     if rate <= 0.0:
@@ -96,8 +80,7 @@ def data_manifest(
     for e in examples:
         for part in (e.example_id, e.prompt, e.target):
             digest.update(hashlib.sha256(part.encode()).digest())
-    manifest_path = data_dir / "MANIFEST.json"
-    bench = json.loads(manifest_path.read_text()) if manifest_path.is_file() else None
+    bench = read_manifest(data_dir) if (data_dir / MANIFEST).is_file() else None
     return {
         "sha256": digest.hexdigest(),
         "benchmark": bench.get("config", {}).get("name") if bench else None,

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import torch
-from tqdm import tqdm
 
 from reasonbench.models.prompting import Encoded
+from reasonbench.progress import Progress
 from reasonbench.train import checkpoint
 from reasonbench.train.batching import MicroBatch, micro_batches
 from reasonbench.train.lora import batch_inputs, trainable_state
@@ -130,12 +130,12 @@ def run_loop(
         raise ValueError(f"optim.batch_size={settings.batch_size} < {world} processes")
     params = [p for p in peft_model.parameters() if p.requires_grad]
     log_path = out_dir / "train_log.jsonl"
-    bar = tqdm(
-        total=settings.total_steps,
+    bar = Progress(
+        settings.total_steps,
+        "train",
+        "steps",
+        settings.progress and accelerator.is_main_process,
         initial=start_step,
-        desc="train",
-        unit="step",
-        disable=not (settings.progress and accelerator.is_main_process),
     )
     losses: list[float] = []
     tokens = padded = 0

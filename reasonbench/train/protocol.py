@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reasonbench.targets.serialize import TARGETS
+from reasonbench.targets import TARGETS
 
 MODELS = ("qwen3_1.7b", "qwen3_0.6b")
 SEEDS = (0, 1, 2, 3, 4)
@@ -20,7 +20,7 @@ PERMAUG_TARGETS = (
     "direct_receipt",
     "cube",
 )  # conf/methods/paper.yaml: permaug_direct, permaug_cube
-CARDINALITY_TARGETS = ("direct_receipt",)  # conf/methods/paper.yaml: cardinality
+CARDINALITY_TARGETS = ("direct_receipt", "cube")  # both arms of the cardinality experiment
 
 # Paper benchmark sizes (docs/benchmark.md) and Qwen3 token counts (prompt + cue; targets + eos).
 TRAIN_EXAMPLES = {"paper": 10_320, "cardinality": 4_000, "permaug": 15_480}  # permaug: rate 0.5

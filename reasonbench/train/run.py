@@ -19,12 +19,13 @@ from typing import Any
 
 import torch
 from omegaconf import DictConfig, OmegaConf
-from tqdm import tqdm
 
+from reasonbench.io import claim_directory, write_json, write_text
 from reasonbench.models import encode_prompt, encode_target, join, load_model, load_tokenizer
 from reasonbench.models.backbone import resolve_backbone
 from reasonbench.models.prompting import Encoded
 from reasonbench.models.varlen import NAME as VARLEN
+from reasonbench.progress import progress as iterate
 from reasonbench.train import checkpoint
 from reasonbench.train.data import TrainExample, data_manifest, training_examples
 from reasonbench.train.loop import LoopSettings, restore, run_loop, steps_per_epoch
@@ -41,6 +42,7 @@ RUNTIME_KEYS = (
     "stop_after_steps",
     "device",
     "batching",  # the batching mode and micro-batch size change memory layout, not the gradient
+    "overwrite",
 )
 RUNTIME_MODEL_KEYS = (
     "path",
@@ -53,6 +55,11 @@ RUNTIME_MODEL_KEYS = (
     "attn_implementation",
 )
 TRAIN_DTYPES = ("bf16", "fp32")  # fp16 would need loss scaling; bf16 does not
+
+
+# what makes a directory a training run of ours: train may write into it (and resume it)
+RUN_MARKERS = ("fingerprint.json", "RUN.json")
+RUN_WHAT = "a reasonbench training run (no fingerprint.json)"
 
 
 class RunConflict(RuntimeError):
@@ -84,17 +91,11 @@ def check_same_run(out_dir: Path, fields: Mapping[str, Any]) -> None:
     )
 
 
-def write_json(path: Path, data: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
 def encode_all(
     tokenizer: Any, examples: list[TrainExample], max_length: int, progress: bool
 ) -> list[Encoded]:
     out = []
-    for e in tqdm(examples, desc="tokenize", unit="ex", disable=not progress):
+    for e in iterate(examples, "tokenize", "examples", progress):
         out.append(
             join(encode_prompt(tokenizer, e.prompt), encode_target(tokenizer, e.target), max_length)
         )
@@ -166,6 +167,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     examples = training_examples(data_dir, str(cfg.target.name), cfg.data, int(cfg.seed))
     manifest = data_manifest(data_dir, examples, cfg.data, str(cfg.target.name))
     fields = fingerprint_fields(container, manifest["sha256"])
+    claim_directory(out_dir, RUN_MARKERS, RUN_WHAT, bool(cfg.get("overwrite", False)))
     check_same_run(out_dir, fields)
     if (out_dir / "RUN.json").is_file():
         summary: dict[str, Any] = json.loads((out_dir / "RUN.json").read_text())
@@ -180,7 +182,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     if accelerator.is_main_process:
         out_dir.mkdir(parents=True, exist_ok=True)
         checkpoint.remove_stale(out_dir)
-        OmegaConf.save(cfg, out_dir / "config.yaml", resolve=True)
+        write_text(out_dir / "config.yaml", OmegaConf.to_yaml(cfg, resolve=True))
         write_json(out_dir / "data_manifest.json", manifest)
         write_json(out_dir / "fingerprint.json", {"sha256": _sha(fields), "fields": fields})
     accelerator.wait_for_everyone()

@@ -46,6 +46,15 @@ def test_paper_is_unchanged_by_the_optional_stratum() -> None:
     assert full.strata == ("organizational", "logical", "agentic")
 
 
+def test_card_carries_the_agentic_note_only_where_the_stratum_is(
+    extended: Path, small_bench: Path
+) -> None:
+    from reasonbench.strata.agentic.stratum import CARD_NOTE
+
+    assert CARD_NOTE in (extended / "README.md").read_text("utf-8")
+    assert "denominator of ρ" not in (small_bench / "README.md").read_text("utf-8")
+
+
 def test_agentic_cases_and_quarantine_controls(extended: Path) -> None:
     locked = pq.read_table(extended / "test_locked.parquet").to_pylist()
     controls = pq.read_table(extended / "controls_locked.parquet").to_pylist()

@@ -6,21 +6,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reasonbench.controls import (
-    Said,
     consistent,
     inverse_cube,
     minimal_transversals,
     two_label_monotone,
 )
-from reasonbench.core import GNA, Cube, receipt_of
+from reasonbench.core import GNA, Answer, Cube, receipt_of
 
 LABELS = ("approve", "deny", "refer")
 cubes = st.lists(st.sampled_from(LABELS), min_size=8, max_size=8).map(lambda v: Cube(GNA, tuple(v)))
 
 
-def gold(cube: Cube, with_cube: bool = True) -> Said:
+def gold(cube: Cube, with_cube: bool = True) -> Answer:
     receipt = receipt_of(cube)
-    return Said(receipt.old, receipt.new, receipt.sets, cube if with_cube else None)
+    return Answer(receipt.old, receipt.new, receipt.sets, cube if with_cube else None)
 
 
 @st.composite
@@ -54,7 +53,7 @@ def test_receipt_only_predictions_checked_by_transversals(cube: Cube) -> None:
     forward = gold(cube, with_cube=False)
     inverse = gold(inverse_cube(cube), with_cube=False)
     assert consistent("inverse", forward, inverse, cube) is True
-    wrong = Said(inverse.old, inverse.new, ((inverse.sets or (1,))[0] ^ 0b111,))
+    wrong = Answer(inverse.old, inverse.new, ((inverse.sets or (1,))[0] ^ 0b111,))
     if sorted(wrong.sets or ()) != sorted(inverse.sets or ()):
         assert consistent("inverse", forward, wrong, cube) is False
 
@@ -63,21 +62,23 @@ def test_receipt_only_predictions_checked_by_transversals(cube: Cube) -> None:
 @given(cubes)
 def test_wrong_predictions_violate(cube: Cube) -> None:
     forward = gold(cube)
-    flipped = Said(forward.new, forward.old, forward.sets, forward.cube)
+    flipped = Answer(forward.new, forward.old, forward.sets, forward.cube)
     if forward.old != forward.new:
         assert consistent("permutation", forward, flipped, cube) is False
         # an inverse prediction that keeps the forward endpoints fails the swap
         assert consistent("inverse", forward, forward, cube) is False
-    other = Said(forward.old, forward.new, (0b111,) if forward.sets != (0b111,) else (0b001,))
+    other = Answer(forward.old, forward.new, (0b111,) if forward.sets != (0b111,) else (0b001,))
     assert (
-        consistent("distractor", Said(forward.old, forward.new, forward.sets), other, cube) is False
+        consistent("distractor", Answer(forward.old, forward.new, forward.sets), other, cube)
+        is False
     )
 
 
 def test_direct_verdict_pairs_are_not_checkable_for_inverse() -> None:
     cube = Cube(GNA, ("deny",) + ("approve",) * 7)
     assert (
-        consistent("inverse", Said(None, "approve", None), Said(None, "deny", None), cube) is None
+        consistent("inverse", Answer(None, "approve", None), Answer(None, "deny", None), cube)
+        is None
     )
 
 
@@ -87,14 +88,20 @@ def test_minimal_transversals_example() -> None:
 
 
 def test_quarantine_applies_only_to_strata_that_build_it() -> None:
-    from reasonbench.controls.relations import applies
+    from typing import Any
+
+    from reasonbench.controls import CONTROL_KINDS
 
     class Plain:
         pass
 
     class Agentic:
-        def quarantine_control(self) -> None:
+        def quarantine_control(self, transition: Any, rng: Any) -> None:
             return None
+
+    def applies(kind: str, stratum: Any) -> bool:
+        return CONTROL_KINDS.get(kind).applies(stratum)
 
     assert applies("quarantine", Agentic()) and not applies("quarantine", Plain())
     assert all(applies(kind, Plain()) for kind in ("inverse", "permutation", "distractor"))
+    assert CONTROL_KINDS.names() == ("inverse", "permutation", "distractor", "quarantine")

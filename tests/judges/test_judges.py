@@ -9,6 +9,7 @@ import pytest
 
 from reasonbench.baselines import load_rows, tfidf_predictions
 from reasonbench.baselines.tfidf import family_label
+from reasonbench.core.answer import Answer
 from reasonbench.judges import (
     Decoding,
     Judge,
@@ -20,7 +21,7 @@ from reasonbench.judges import (
 from reasonbench.judges.base import register_judge
 from reasonbench.judges.hf import trim_answer
 from reasonbench.strata.organizational.model import LABELS
-from reasonbench.targets import TARGETS, Parsed, parse_target
+from reasonbench.targets import TARGETS, parse_target
 
 TFIDF = {"ngram": [2, 3], "max_features": 5000}
 
@@ -41,7 +42,7 @@ def test_decoding_is_validated() -> None:
         Decoding(max_new_tokens=0)
 
 
-@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("target", TARGETS.names())
 def test_instruction_states_the_answer_format(target: str) -> None:
     text = instruction(target)
     assert "refer" in text and "Write nothing else." in text
@@ -76,7 +77,7 @@ def test_baseline_judges_answer_like_the_baselines(small_bench: Path) -> None:
     for row, answer in zip(asked, answers, strict=True):
         rec = records[row["id"]]
         parsed = parse_target("direct_receipt", answer, LABELS)
-        assert isinstance(parsed, Parsed)
+        assert isinstance(parsed, Answer)
         assert (parsed.old, parsed.new) == (rec.pred_old_verdict, rec.pred_new_verdict)
         assert answer.endswith(family_label({"receipt": rec.pred_receipt}))
     majority = make_judge("baseline", name="m", method="majority", data_dir=str(small_bench))

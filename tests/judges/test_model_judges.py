@@ -13,6 +13,7 @@ import pytest
 from reasonbench.baselines import load_rows
 from reasonbench.judges import JudgeError, make_judge
 from reasonbench.models.tiny import build_tiny
+from reasonbench.targets import get_target
 
 TINY = {"prompt_style": "plain", "batch_size": 4, "device": "cpu", "dtype": "fp32"}
 
@@ -134,8 +135,6 @@ def test_lora_checkpoint_judges_with_the_training_cue(
 def test_lora_judge_decodes_to_the_run_target_length(tiny: Path, tmp_path: Path) -> None:
     from omegaconf import OmegaConf
 
-    from reasonbench.judges.lora import target_max_new_tokens
-
     run_dir = fake_run(tiny, tmp_path / "run", "rationale_receipt", 256)
     conf = Path(__file__).resolve().parents[2] / "conf" / "judge" / "lora.yaml"
     args: Any = OmegaConf.to_container(OmegaConf.load(conf).args)
@@ -151,7 +150,8 @@ def test_lora_judge_decodes_to_the_run_target_length(tiny: Path, tmp_path: Path)
     assert judge.decoding.max_new_tokens == 300  # an explicit value overrides
     explicit = {"base_path": str(tiny), "adapter_path": str(run_dir / "adapter")}
     judge = make_judge("lora", name="lora", target="direct_receipt", device="cpu", **explicit)
-    assert judge.decoding.max_new_tokens == target_max_new_tokens("direct_receipt") == 32
+    assert judge.decoding.max_new_tokens == get_target("direct_receipt").max_new_tokens == 32
+    # the budget is the target's, not a number the run's config.yaml must carry
     no_config = fake_run(tiny, tmp_path / "old", "rationale_receipt")
-    with pytest.raises(JudgeError, match="max_new_tokens"):
-        make_judge("lora", name="lora", run_dir=str(no_config), device="cpu")
+    judge = make_judge("lora", name="lora", run_dir=str(no_config), device="cpu")
+    assert judge.decoding.max_new_tokens == get_target("rationale_receipt").max_new_tokens

@@ -25,6 +25,7 @@ def rec(example_id: str, **kw: object) -> PredictionRecord:
         method="m",
         seed=0,
         split="dev",
+        target="direct_verdict",
         raw_output="verdict: deny",
         parse_ok=True,
         pred_old_verdict=None,
@@ -60,13 +61,30 @@ def test_round_trip_jsonl_and_parquet(tmp_path: Path) -> None:
         ([rec("a"), rec("b"), rec("zz")], "unknown example id(s) zz"),
         ([rec("a"), rec("b"), rec("b"), rec("c")], "duplicate example id(s) b"),
         ([rec("a"), rec("b")], "1 example(s) of the split missing, e.g. c"),
-        ([rec("a"), rec("b"), rec("c", schema_version="0")], "mixed schema versions"),
         ([rec("a", split="test")], "unknown split 'test'"),
     ],
 )
 def test_loader_refusals(tmp_path: Path, records: list[PredictionRecord], message: str) -> None:
     write(tmp_path / "p.jsonl", records)
     with pytest.raises(PredictionFileError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        load_predictions(tmp_path, SPLITS)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("schema_version", "0", "p.jsonl:3: unknown schema_version '0'"),
+        ("schema_version", "1", "p.jsonl:3: unknown schema_version '1'"),
+        ("target", "essay", "p.jsonl:3: target: unknown target 'essay'"),
+    ],
+)
+def test_unknown_version_or_target_is_refused_with_line(
+    tmp_path: Path, field: str, value: str, message: str
+) -> None:
+    rows = [rec(i).to_json() for i in SPLITS["dev"]]
+    rows[2][field] = value
+    (tmp_path / "p.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(PredictionFileError, match=message):
         load_predictions(tmp_path, SPLITS)
 
 

@@ -6,7 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reasonbench.core import GNA, Cube, receipt_of
-from reasonbench.targets import TARGETS, Parsed, ParseFailure, all_targets, parse_target
+from reasonbench.core.answer import Answer
+from reasonbench.targets import TARGETS, ParseFailure, all_targets, parse_target
 
 LABELS = frozenset({"approve", "deny", "refer"})
 
@@ -22,24 +23,24 @@ def test_round_trip_every_target(cube: Cube, rationale: str) -> None:
     texts = all_targets(cube, receipt, rationale)
     for target in TARGETS:
         parsed = parse_target(target, texts[f"target_{target}"], LABELS)
-        assert isinstance(parsed, Parsed), parsed
+        assert isinstance(parsed, Answer), parsed
         assert parsed.new == receipt.new
         if target != "direct_verdict":
             assert parsed.old == receipt.old and parsed.sets == receipt.sets
     parsed_cube = parse_target("cube", texts["target_cube"], LABELS)
-    assert isinstance(parsed_cube, Parsed) and parsed_cube.cube == cube
+    assert isinstance(parsed_cube, Answer) and parsed_cube.cube == cube
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.sampled_from(TARGETS), st.text(max_size=200))
+@given(st.sampled_from(TARGETS.names()), st.text(max_size=200))
 def test_parsers_never_raise(target: str, text: str) -> None:
     result = parse_target(target, text, LABELS)
-    assert isinstance(result, Parsed | ParseFailure)
+    assert isinstance(result, Answer | ParseFailure)
 
 
 @settings(max_examples=300, deadline=None)
 @given(
-    st.sampled_from(TARGETS),
+    st.sampled_from(TARGETS.names()),
     st.lists(
         st.sampled_from(
             [
@@ -68,7 +69,7 @@ def test_parsers_never_raise(target: str, text: str) -> None:
     ),
 )
 def test_parsers_never_raise_on_near_misses(target: str, pieces: list[str]) -> None:
-    assert isinstance(parse_target(target, "".join(pieces), LABELS), Parsed | ParseFailure)
+    assert isinstance(parse_target(target, "".join(pieces), LABELS), Answer | ParseFailure)
 
 
 def failure(target: str, text: object) -> str:
@@ -90,10 +91,10 @@ def test_typed_failures_name_the_problem() -> None:
 
 def test_receipt_member_order_is_not_significant() -> None:
     parsed = parse_target("direct_receipt", "old: deny\nnew: approve\nreceipt: A+N | G", LABELS)
-    assert isinstance(parsed, Parsed) and parsed.sets == (0b001, 0b110)
+    assert isinstance(parsed, Answer) and parsed.sets == (0b001, 0b110)
 
 
 def test_rationale_receipt_keeps_free_text() -> None:
     text = "rationale: before: amount over limit. after: exception applies.\nold: deny\nnew: approve\nreceipt: N"
     parsed = parse_target("rationale_receipt", text, LABELS)
-    assert isinstance(parsed, Parsed) and parsed.sets == (0b010,)
+    assert isinstance(parsed, Answer) and parsed.sets == (0b010,)

@@ -2,26 +2,27 @@
 
 The base prompts of the stress suite *are* benchmark prompts, so their answers are prediction
 records like any method's; they are scored with :func:`reasonbench.analysis.scoring.score` and
-summarized with :func:`reasonbench.analysis.metrics.summarize` (revised-verdict and receipt
-accuracy, parse failures, drift/inertia/misattribution), and the answers on the items' locked
-controls give paired consistency (:func:`reasonbench.analysis.metrics.paired_consistency`).
+summarized with :func:`reasonbench.analysis.metrics.summarize` (every registered metric that
+applies to the judge's target; a parse failure is a wrong answer), and the answers on the items'
+locked controls give paired consistency
+(:func:`reasonbench.analysis.consistency.paired_consistency`).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
+from reasonbench.analysis.consistency import paired_consistency
 from reasonbench.analysis.gold import load_gold
-from reasonbench.analysis.metrics import paired_consistency, summarize
-from reasonbench.analysis.scoring import accounts_for_changes, score
-from reasonbench.core.sources import GNA, mask_members
+from reasonbench.analysis.jsontypes import to_json
+from reasonbench.analysis.metrics import summarize
+from reasonbench.analysis.scoring import carried, score
+from reasonbench.io import read_split, split_names
+from reasonbench.predictions.answers import answer_record
 from reasonbench.predictions.record import PredictionRecord
-from reasonbench.targets import Parsed, ParseResult
+from reasonbench.targets import ParseResult
 
 __all__ = ["CONTROLS", "accuracy_section", "control_rows", "prediction_record"]
 
@@ -30,42 +31,31 @@ CONTROLS = "controls_locked"
 
 def control_rows(data_dir: Path, parents: set[str]) -> list[dict[str, Any]]:
     """The locked controls (id, prompt, split) of the given parent items, if generated."""
-    path = data_dir / f"{CONTROLS}.parquet"
-    if not path.is_file():
+    if CONTROLS not in split_names(data_dir, with_cardinality=False):
         return []
-    rows = pq.read_table(path, columns=["id", "split", "prompt", "parent_id"]).to_pylist()
+    rows = read_split(data_dir, CONTROLS, ["id", "split", "prompt", "parent_id"])
     return [r for r in rows if r["parent_id"] in parents]
 
 
 def prediction_record(
-    example_id: str, split: str, method: str, text: str, parsed: ParseResult
+    example_id: str, split: str, method: str, target: str, text: str, parsed: ParseResult
 ) -> PredictionRecord:
     """A prediction record of one answer, as ``reasonbench analyze`` would read it."""
-    ok = isinstance(parsed, Parsed)
-    sets = parsed.sets if isinstance(parsed, Parsed) else None
-    cube = parsed.cube if isinstance(parsed, Parsed) else None
-    return PredictionRecord(
+    return answer_record(
         example_id=example_id,
         method=method,
         seed=0,
         split=split,
+        target=target,
         raw_output=text,
-        parse_ok=ok,
-        pred_old_verdict=parsed.old if isinstance(parsed, Parsed) else None,
-        pred_new_verdict=parsed.new if isinstance(parsed, Parsed) else None,
-        pred_receipt=None
-        if sets is None
-        else json.dumps([list(mask_members(m, GNA)) for m in sets]),
-        pred_cube=None if cube is None else json.dumps(cube.cells()),
-        confidence=None,
-        confidence_source=None,
-        verdict_source="model",
+        answer=parsed,
     )
 
 
 def accuracy_section(
     data_dir: Path,
     method: str,
+    target: str,
     items: Sequence[tuple[str, str, str]],  # (example id, split, prompt)
     controls: Sequence[tuple[str, str, str]],
     answers: Mapping[str, Sequence[str]],
@@ -76,14 +66,18 @@ def accuracy_section(
     gold = load_gold(data_dir, splits)
 
     def records(rows: Sequence[tuple[str, str, str]]) -> list[PredictionRecord]:
-        return [prediction_record(i, s, method, answers[p][0], parsed[p][0]) for i, s, p in rows]
+        return [
+            prediction_record(i, s, method, target, answers[p][0], parsed[p][0]) for i, s, p in rows
+        ]
 
     item_records, control_records = records(items), records(controls)
-    accounts = accounts_for_changes(item_records)
-    scored = [score(gold[r.example_id], r, accounts) for r in item_records]
-    out: dict[str, Any] = {"items": summarize(scored), "consistency": {}}
+    scored = [score(gold[r.example_id], r) for r in item_records]
+    out: dict[str, Any] = {
+        "items": to_json(summarize(scored, carried(target))),
+        "consistency": None,
+    }
     if control_records:
         parents = {s.gold.example_id: s for s in scored}
-        checked = [score(gold[r.example_id], r, accounts) for r in control_records]
-        out["consistency"] = paired_consistency(parents, checked)
+        checked = [score(gold[r.example_id], r) for r in control_records]
+        out["consistency"] = to_json(paired_consistency(parents, checked))
     return out

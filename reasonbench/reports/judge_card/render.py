@@ -14,6 +14,7 @@ from pathlib import Path
 
 from reasonbench.invariance.runs import Answers
 from reasonbench.invariance.suite import StressSuite
+from reasonbench.io import OutputDir, dumps_json
 from reasonbench.reports.judge_card.blocks import Block, Figure, Heading, Para
 from reasonbench.reports.judge_card.content import blocks
 from reasonbench.reports.judge_card.plots import figures
@@ -90,39 +91,39 @@ def to_html(card: JudgeCard, pngs: Mapping[str, bytes]) -> str:
     )
 
 
-def _write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-
-
 def write_card(
     card: JudgeCard,
     out_dir: Path,
     suite: StressSuite | None = None,
     answers: Answers | None = None,
+    overwrite: bool = False,
 ) -> dict[str, Path]:
-    """``judge_card.{json,md,html}``, ``figures/*.png`` and, if given, the suite and answers."""
+    """``judge_card.{json,md,html}``, ``figures/*.png`` and, if given, the suite and answers;
+    every file atomically, and only over files reasonbench wrote (:class:`OutputDir`)."""
     pngs = figures(card)
-    written = {
-        "json": out_dir / "judge_card.json",
-        "markdown": out_dir / "judge_card.md",
-        "html": out_dir / "judge_card.html",
+    files: dict[str, bytes] = {
+        "judge_card.json": dumps_json(card.to_json()).encode(),
+        "judge_card.md": to_markdown(card).encode(),
+        "judge_card.html": to_html(card, pngs).encode(),
+        **{f"figures/{name}.png": data for name, data in pngs.items()},
     }
-    _write(written["json"], (json.dumps(card.to_json(), indent=1, sort_keys=True) + "\n").encode())
-    _write(written["markdown"], to_markdown(card).encode())
-    _write(written["html"], to_html(card, pngs).encode())
-    for name, data in pngs.items():
-        _write(out_dir / "figures" / f"{name}.png", data)
     if suite is not None:
-        written["suite"] = out_dir / "stress_suite.json"
-        _write(written["suite"], json.dumps(suite.to_json(), sort_keys=True).encode())
+        files["stress_suite.json"] = json.dumps(suite.to_json(), sort_keys=True).encode()
     if answers is not None:
-        written["answers"] = out_dir / "answers.jsonl"
         lines: Sequence[str] = [
             json.dumps({"prompt": p, "answers": list(a)}, ensure_ascii=False)
             for p, a in answers.items()
         ]
-        _write(written["answers"], ("\n".join(lines) + "\n").encode())
-    return written
+        files["answers.jsonl"] = ("\n".join(lines) + "\n").encode()
+    with OutputDir(out_dir, "judge-card", overwrite) as out:
+        for rel in files:
+            out.check(rel)  # refuse before writing anything, so a card is never half replaced
+        for rel, data in files.items():
+            out.write_bytes(rel, data)
+    written = {"json": "judge_card.json", "markdown": "judge_card.md", "html": "judge_card.html"}
+    written |= {
+        k: v
+        for k, v in (("suite", "stress_suite.json"), ("answers", "answers.jsonl"))
+        if v in files
+    }
+    return {key: out_dir / rel for key, rel in written.items()}

@@ -22,7 +22,8 @@ from dataclasses import replace
 from reasonbench.are.cases import CaseFamily, Injection
 from reasonbench.are.model import ReflectiveState
 from reasonbench.are.quarantine import check_quarantine, defences
-from reasonbench.controls.relations import Said, identical
+from reasonbench.controls.relations import identical
+from reasonbench.core.answer import Answer
 from reasonbench.core.sources import full_mask
 from reasonbench.core.state import EvaluatorState, hybrid
 from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator, deliberation, parts
@@ -132,6 +133,6 @@ def _tempered(
     return [tempered(i, bound[i.claim.id]) for i in chosen]
 
 
-def quarantine_consistent(parent: Said, control: Said) -> bool | None:
+def quarantine_consistent(parent: Answer, control: Answer) -> bool | None:
     """The relation a prediction pair must satisfy: identical endpoints, receipt and cells."""
     return identical(parent, control)

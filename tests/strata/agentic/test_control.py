@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import random
 
-from reasonbench.controls.relations import Said
 from reasonbench.core import execute_cube, receipt_of
+from reasonbench.core.answer import Answer
 from reasonbench.strata.agentic import AgenticStratum, quarantine_consistent
 from reasonbench.strata.agentic.components import Grounds
 from reasonbench.strata.base import Transition
 
 
-def said(stratum: AgenticStratum, t: Transition) -> Said:
+def said(stratum: AgenticStratum, t: Transition) -> Answer:
     cube = execute_cube(stratum.adjudicator(t.context), t.old, t.new)
     receipt = receipt_of(cube)
-    return Said(receipt.old, receipt.new, receipt.sets, cube)
+    return Answer(receipt.old, receipt.new, receipt.sets, cube)
 
 
 def test_gold_satisfies_the_quarantine_relation(
@@ -43,7 +43,7 @@ def test_a_wrong_prediction_violates_it(
     assert control is not None
     parent = said(stratum, t)
     flipped = "refer" if parent.new != "refer" else "no_action"
-    wrong = Said(parent.old, flipped, parent.sets, None)
+    wrong = Answer(parent.old, flipped, parent.sets, None)
     assert quarantine_consistent(parent, wrong) is False
-    assert quarantine_consistent(parent, Said(parent.old, parent.new, (7,), None)) is False
-    assert quarantine_consistent(Said(None, None, None), Said(None, None, None)) is None
+    assert quarantine_consistent(parent, Answer(parent.old, parent.new, (7,), None)) is False
+    assert quarantine_consistent(Answer(None, None, None), Answer(None, None, None)) is None

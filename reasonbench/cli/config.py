@@ -1,0 +1,344 @@
+"""The CLI edge of the Hydra commands: every override is checked before anything runs.
+
+* unknown keys (``out_dri=x``) and unknown group options (``model=tny``) are errors naming the
+  closest valid one; adding keys (``+key=...``) or deleting them (``~key``) is refused outside
+  ``hydra.*``, so a typo can never fall back to a default output;
+* values are checked against the command's typed schema (:mod:`reasonbench.cli.schemas`):
+  ``workers=two`` names the key and the expected type;
+* a sweep (``seed=0,1,2`` with ``-m``) is checked value by value.
+
+Problems are :class:`ConfigError`, one line each.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from omegaconf import DictConfig, ListConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
+
+from reasonbench.cli.schemas import SCHEMAS
+from reasonbench.registry import closest
+
+__all__ = ["CONF_DIR", "ConfigError", "compose", "key_help", "prepare", "validate"]
+
+CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
+
+
+_WHERE = "in the command line"
+
+
+class ConfigError(ValueError):
+    """A bad command line or config value; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Override:
+    text: str
+    key: str
+    values: tuple[str, ...]  # one, or every value of a sweep
+    kind: str  # "change", "add", "delete"
+
+
+def parse_overrides(overrides: Sequence[str]) -> list[Override]:
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+    from hydra.errors import HydraException
+
+    parser = OverridesParser.create()
+    out = []
+    for text in overrides:
+        try:
+            (parsed,) = parser.parse_overrides([text])
+        except HydraException as exc:
+            first = str(exc).strip().splitlines()[0]
+            raise ConfigError(f"cannot parse override {text!r} ({first})") from None
+        kind = "delete" if parsed.is_delete() else "add" if parsed.is_add() else "change"
+        if parsed.is_force_add():
+            kind = "add"
+        if parsed.is_sweep_override():
+            values = tuple(parsed.sweep_string_iterator())
+        elif parsed.is_delete():
+            values = ()
+        else:
+            values = (parsed.get_value_element_as_str(),)
+        out.append(Override(text, parsed.key_or_group, values, kind))
+    return out
+
+
+def groups_of(config_name: str) -> dict[str, list[str]]:
+    """The config groups a command selects in its defaults list -> their options."""
+    text = (CONF_DIR / f"{config_name}.yaml").read_text(encoding="utf-8")
+    out: dict[str, list[str]] = {}
+    for match in re.finditer(r"^\s*-\s*([a-z_]+)\s*:\s*\S+", text, re.MULTILINE):
+        group = match.group(1)
+        if (CONF_DIR / group).is_dir():
+            out[group] = sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
+    return out
+
+
+def compose(config_name: str, overrides: Sequence[str] = ()) -> DictConfig:
+    """The composed config (Hydra's compose API); composition errors are one line."""
+    return copy.deepcopy(_composed(config_name, tuple(overrides)))
+
+
+@lru_cache(maxsize=64)
+def _composed(config_name: str, overrides: tuple[str, ...]) -> DictConfig:
+    # one composition costs a few hundred ms; checking a command line composes the same base
+    # several times (and a test suite composes the same commands over and over)
+    from hydra import compose as hydra_compose
+    from hydra import initialize_config_dir
+    from hydra.errors import HydraException
+
+    try:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            return hydra_compose(config_name, overrides=list(overrides))
+    except (HydraException, OmegaConfBaseException) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ConfigError(first) from None
+
+
+def flat_keys(node: Any, prefix: str = "") -> Iterator[str]:
+    if isinstance(node, DictConfig):
+        for key in node:
+            path = prefix + str(key)
+            yield path
+            yield from flat_keys(node._get_node(key), path + ".")
+
+
+def _has_key(cfg: DictConfig, key: str) -> bool:
+    node: Any = cfg
+    for part in key.split("."):
+        # ``part in node`` is False for a mandatory (???) value: look at the keys themselves
+        if not isinstance(node, DictConfig) or part not in node.keys():  # noqa: SIM118
+            return False
+        node = node._get_node(part)
+    return True
+
+
+# Free-form mappings whose keys only their consumer knows: the arguments of your own judge
+# factory (judge=custom) and the options of a certify plug-in; both start empty and the factory
+# checks what it gets.
+FREE_FORM = ("judge.args", "plugin_options")
+
+
+def _open(cfg: DictConfig, key: str) -> bool:
+    """Whether ``key`` is a new key of a free-form mapping (:data:`FREE_FORM`) left empty by the
+    config."""
+    for mapping in FREE_FORM:
+        if key.startswith(mapping + ".") and _has_key(cfg, mapping):
+            node: Any = cfg
+            for part in mapping.split("."):
+                node = node._get_node(part)
+            return isinstance(node, DictConfig) and len(node) == 0
+    return False
+
+
+def _check_groups(config_name: str, parsed: list[Override]) -> None:
+    groups = groups_of(config_name)
+    for o in parsed:
+        if o.key not in groups:
+            continue
+        if o.kind != "change":
+            raise ConfigError(f"{o.key} is a config group: choose it with {o.key}=OPTION, {_WHERE}")
+        for value in o.values:
+            if value not in groups[o.key]:
+                hint = closest(value, groups[o.key])
+                also = f"; did you mean {o.key}={hint}?" if hint else ""
+                raise ConfigError(
+                    f"unknown {o.key} {value!r} (options: {', '.join(groups[o.key])}){also}, "
+                    f"{_WHERE}"
+                )
+
+
+def _check_keys(config_name: str, parsed: list[Override], base: DictConfig) -> list[Override]:
+    """The overrides as Hydra must see them: a new key of a free-form mapping gets the ``+`` that
+    Hydra's struct mode requires (the user never writes one)."""
+    groups = groups_of(config_name)
+    keys = list(flat_keys(base))
+    out = []
+    for o in parsed:
+        if _open(base, o.key) and o.kind in ("change", "add"):
+            text = o.text if o.kind == "add" else "+" + o.text
+            out.append(Override(text, o.key, o.values, "add"))
+            continue
+        out.append(o)
+        if o.key == "hydra" or o.key.startswith(("hydra.", "hydra/")) or o.key in groups:
+            continue
+        if o.kind == "delete":
+            raise ConfigError(f"removing keys ({o.text!r}) is not supported, {_WHERE}")
+        known = _has_key(base, o.key)
+        if known and o.kind == "change":
+            continue
+        if known:
+            raise ConfigError(f"{o.key} exists: set it with {o.key}=..., not {o.text!r}, {_WHERE}")
+        hint = closest(o.key, keys)
+        also = f"; did you mean {hint!r}?" if hint else ""
+        command = config_name.replace("_", "-")
+        raise ConfigError(
+            f"unknown key {o.key!r}{also} (reasonbench {command} --help lists the keys), {_WHERE}"
+        )
+    return out
+
+
+_TYPE_NAMES = {
+    "int": "an integer",
+    "float": "a number",
+    "bool": "true or false",
+    "str": "a string",
+}
+
+
+def _expected(schema: type, key: str) -> str:
+    """A readable expected type of ``key`` from the schema's annotations."""
+    import typing
+    from enum import Enum
+
+    node: Any = schema
+    hint: Any = None
+    for part in key.split("."):
+        hints = typing.get_type_hints(node)
+        if part not in hints:
+            return "another value"
+        hint = hints[part]
+        node = hint
+    optional = type(None) in typing.get_args(hint)
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    base = args[0] if optional and args else hint
+    if isinstance(base, type) and issubclass(base, Enum):
+        text = "one of " + ", ".join(m.value for m in base)
+    elif typing.get_origin(base) in (list, tuple):
+        text = "a list, e.g. [a,b]"
+    elif typing.get_origin(base) is dict:
+        text = "a mapping"
+    else:
+        text = _TYPE_NAMES.get(getattr(base, "__name__", ""), str(base))
+    return text + (" or null" if optional else "")
+
+
+def _check_types(config_name: str, cfg: DictConfig, setting: str) -> None:
+    if config_name not in SCHEMAS:
+        return
+    schema = SCHEMAS.get(config_name)
+    try:
+        resolved = OmegaConf.to_container(cfg, resolve=True)
+    except OmegaConfBaseException as exc:
+        raise ConfigError(f"{_first(exc)}, {setting}") from None
+    resolved = {k: v for k, v in resolved.items() if k != "hydra"}  # type: ignore[union-attr]
+    try:
+        OmegaConf.merge(OmegaConf.structured(schema), resolved)
+    except OmegaConfBaseException as exc:
+        key = getattr(exc, "full_key", None) or "?"
+        value = _value_at(resolved, key)
+        raise ConfigError(
+            f"{key} must be {_expected(schema, key)}, got {value!r}, {setting}"
+        ) from None
+
+
+def _first(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _value_at(tree: Any, key: str) -> Any:
+    for part in key.split("."):
+        if isinstance(tree, dict) and part in tree:
+            tree = tree[part]
+        elif isinstance(tree, list) and part.isdigit() and int(part) < len(tree):
+            tree = tree[int(part)]
+        else:
+            return None
+    return tree
+
+
+def _variants(parsed: list[Override]) -> Iterator[tuple[list[str], str]]:
+    """One override list per value of each sweep (the other sweeps at their first value), so
+    every value of a sweep is type-checked without composing the whole product."""
+    first = [
+        f"{o.text.split('=')[0]}={o.values[0]}" if len(o.values) > 1 else o.text for o in parsed
+    ]
+    yield first, _WHERE
+    for i, o in enumerate(parsed):
+        for value in o.values[1:]:
+            variant = list(first)
+            variant[i] = f"{o.text.split('=')[0]}={value}"
+            yield variant, f"in the sweep {o.text!r}"
+
+
+def prepare(config_name: str, overrides: Sequence[str]) -> tuple[DictConfig, list[str]]:
+    """Check ``overrides`` for command ``config_name``; return the composed config (of the first
+    value of every sweep) and the overrides as Hydra must receive them. :class:`ConfigError` on
+    the first problem."""
+    parsed = parse_overrides(overrides)
+    _check_groups(config_name, parsed)
+    groups = groups_of(config_name)
+    selections = [f"{o.key}={o.values[0]}" for o in parsed if o.key in groups]
+    parsed = _check_keys(config_name, parsed, compose(config_name, selections))
+    composed: DictConfig | None = None
+    for variant, setting in _variants(parsed):
+        cfg = compose(config_name, variant)
+        _check_types(config_name, cfg, setting)
+        composed = composed or cfg
+    assert composed is not None
+    return composed, [o.text for o in parsed]
+
+
+def validate(config_name: str, overrides: Sequence[str]) -> DictConfig:
+    """:func:`prepare`'s composed config alone."""
+    return prepare(config_name, overrides)[0]
+
+
+def key_help(config_name: str) -> list[tuple[str, str, str]]:
+    """(key, default, help) for every top-level key of the command and of its groups' files:
+    the help is the YAML comment on the key's line."""
+    cfg = compose(config_name)
+    rows: list[tuple[str, str, str]] = []
+    comments = _comments(CONF_DIR / f"{config_name}.yaml")
+    for key in cfg:
+        if key == "hydra":
+            continue
+        node = cfg._get_node(str(key))
+        if isinstance(node, DictConfig) and len(node) > 0:
+            group = CONF_DIR / str(key)
+            sub = _comments(next(iter(sorted(group.glob("*.yaml"))), Path("/nonexistent")))
+            for child in node:
+                value = node._get_node(str(child))
+                rows.append(
+                    (
+                        f"{key!s}.{child!s}",
+                        _show(value),
+                        sub.get(str(child), comments.get(str(key), "")),
+                    )
+                )
+            continue
+        rows.append((str(key), _show(node), comments.get(str(key), "")))
+    return rows
+
+
+def _show(node: Any) -> str:
+    if isinstance(node, DictConfig | ListConfig):
+        text = OmegaConf.to_yaml(node, resolve=False).strip().replace("\n", " ")
+        return text if len(text) <= 40 else text[:37] + "..."
+    value = node._value() if hasattr(node, "_value") else node
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return '""' if value == "" else str(value)
+
+
+def _comments(path: Path) -> dict[str, str]:
+    """``key: value  # comment`` lines of a YAML file -> {key: comment} (top level only)."""
+    if not path.is_file():
+        return {}
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        match = re.match(r"^([A-Za-z_][\w]*)\s*:.*?\s#\s*(.+)$", line)
+        if match:
+            out[match.group(1)] = match.group(2).strip()
+    return out

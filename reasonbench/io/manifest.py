@@ -1,0 +1,70 @@
+"""File hashes and the data manifest every artifact records.
+
+``MANIFEST.json`` (written by ``reasonbench generate``) holds the resolved config, the generator
+version, statistics and the sha256 of every generated file. Every downstream artifact (audit,
+metrics, Judge Card, tables) records ``data_manifest_sha256``: the hash of the manifest's file
+list, so any artifact can be traced to the exact bytes it was computed from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "MANIFEST",
+    "file_hashes",
+    "manifest_hash",
+    "read_manifest",
+    "sha256_file",
+    "sha256_text",
+]
+
+MANIFEST = "MANIFEST.json"
+
+
+def sha256_text(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def file_hashes(directory: Path, exclude: Sequence[str] = ()) -> dict[str, dict[str, Any]]:
+    """sha256 and size of every file under ``directory`` (posix relative paths, sorted), except
+    the manifest itself and paths starting with one of ``exclude``."""
+    out = {}
+    for path in sorted(directory.rglob("*")):
+        rel = path.relative_to(directory).as_posix()
+        if path.is_file() and rel != MANIFEST and not any(rel.startswith(e) for e in exclude):
+            out[rel] = {"sha256": sha256_file(path), "bytes": path.stat().st_size}
+    return out
+
+
+def manifest_hash(data: Mapping[str, Any]) -> str:
+    """The data manifest hash every downstream artifact records."""
+    return hashlib.sha256(json.dumps(data["files"], sort_keys=True).encode()).hexdigest()
+
+
+def read_manifest(data_dir: Path, required: bool = False) -> dict[str, Any]:
+    """``data_dir``'s manifest; ``{"files": {}}`` when absent, unless ``required``."""
+    path = data_dir / MANIFEST
+    if not path.is_file():
+        if required:
+            raise FileNotFoundError(f"{path} is missing: not a generated benchmark directory")
+        return {"files": {}}
+    try:
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: not a readable manifest ({exc})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+        raise ValueError(f"{path}: not a reasonbench manifest (no 'files' table)")
+    return data

@@ -1,0 +1,85 @@
+"""Every ``reasonbench ...`` command written in README.md and docs/ parses and composes, so the
+documentation cannot drift from the CLI (a renamed key or group fails here, not for a reader)."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from reasonbench.cli.config import validate
+from reasonbench.cli.hydra_app import HYDRA_APPS, config_of, split_argv
+from reasonbench.cli.main import build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+# docs/reliability.md shows wrong commands on purpose: tests/cli/test_reliability.py runs them
+DOCS = [
+    p
+    for p in (ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md")))
+    if p.name != "reliability.md"
+]
+FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.DOTALL)
+INLINE = re.compile(r"`(reasonbench [^`]+)`")
+COMMAND = re.compile(r"^reasonbench [a-z][a-z-]*(\s|$)")
+
+
+def _has_submitit() -> bool:
+    try:
+        return importlib.util.find_spec("hydra_plugins.hydra_submitit_launcher") is not None
+    except ModuleNotFoundError:
+        return False
+
+
+SUBMITIT = _has_submitit()
+PARSER = build_parser()  # registers the Hydra subcommands (HYDRA_APPS)
+
+
+def _lines(text: str) -> list[str]:
+    blocks = [b.replace("\\\n", " ") for b in FENCE.findall(text)]
+    lines = [line for block in blocks for line in block.splitlines()]
+    lines += INLINE.findall(FENCE.sub("", text))
+    out = []
+    for line in lines:
+        line = line.strip().removeprefix("$ ")
+        for part in re.split(r"\s*(?:&&|\|\||;|\|)\s*", line):
+            part = re.sub(r"^([A-Z_][A-Z0-9_]*=\S*\s+)+", "", part)  # VAR=value before a command
+            if COMMAND.match(part):  # not a benchmark table row like "reasonbench (bitmask cells)"
+                out.append(part)
+    return out
+
+
+def commands() -> list[tuple[str, str]]:
+    found = []
+    for path in DOCS:
+        for line in _lines(path.read_text(encoding="utf-8")):
+            line = re.sub(r"\s+#.*$", "", line)  # a trailing comment
+            line = re.sub(r"\s*<\s*/dev/null.*$", "", line)
+            found.append((path.relative_to(ROOT).as_posix(), line))
+    return found
+
+
+def test_the_docs_hold_commands() -> None:
+    assert len(commands()) > 20
+
+
+@pytest.mark.parametrize(("where", "line"), commands())
+def test_documented_command_parses_and_composes(where: str, line: str) -> None:
+    # a placeholder value (<dir>, <the run's out_dir>) stands for any path: compose with one
+    words = shlex.split(re.sub(r"=<[^>]*>", "=/tmp/placeholder", line))[1:]
+    if any(w.startswith("$") for w in words) or "..." in words:
+        pytest.skip("a shell loop or an elided command, not a literal command")
+    command = words[0]
+    if command in HYDRA_APPS:
+        flags, overrides = split_argv(words[1:])
+        assert not [f for f in flags if f not in ("-m", "--multirun", "--cfg", "job", "--help")]
+        if not SUBMITIT:
+            overrides = [
+                o for o in overrides if not o.startswith(("hydra/launcher=", "hydra.launcher."))
+            ]
+        validate(config_of(command), overrides)
+    else:
+        args = [w for w in words if not (w.startswith("[") or w.endswith("]"))]
+        PARSER.parse_args(args)  # SystemExit on a wrong option
