@@ -17,7 +17,9 @@ reject (-1) before accept (+1): a fixed tie-breaking rule, as Definition 10 asks
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from itertools import product
 
@@ -57,8 +59,76 @@ def enumerable(problem: Reduced) -> bool:
     return problem.n - len(eliminable(problem)) <= LIMIT
 
 
+CACHE_SIZE = 8192  # 0 turns the cache off (scripts/bench_extended.py's baseline)
+_CACHE: OrderedDict[tuple[object, ...], Search] = OrderedDict()
+
+
+def cache_key(problem: Reduced) -> tuple[object, ...]:
+    """What the search reads: the coupling and fields of the free claims (exact bytes), the
+    prohibitions among them and which are consequential. The energy's constant is not read
+    (the search runs with it at 0), so problems that differ only by fixed claims share a key."""
+    form = problem.energy
+    return (problem.n, form.W.tobytes(), form.b.tobytes(), problem.pairs, problem.consequential)
+
+
 def enumerate_search(problem: Reduced) -> Search:
-    """Global minimiser, Gamma_A, uniqueness and worst observables, exactly."""
+    """Global minimiser, Gamma_A, uniqueness, every minimiser and the worst observables, exactly.
+
+    Cached by :func:`cache_key` (most cube cells and draws of a build reduce to a problem seen
+    before); a hit returns exactly what a fresh search would, since the search is a function of
+    the key alone."""
+    if not CACHE_SIZE:
+        found = _search(problem)
+    else:
+        key = cache_key(problem)
+        cached = _CACHE.get(key)
+        if cached is None:
+            found = _CACHE[key] = _search(problem)
+            if len(_CACHE) > CACHE_SIZE:
+                _CACHE.popitem(last=False)
+        else:
+            found = cached
+            _CACHE.move_to_end(key)
+    X = found.minimisers
+    assert X is not None
+    worst = tuple(float(o.values(X).max()) for o in problem.observables)
+    return replace(found, energy=found.energy + problem.energy.c, worst=worst)
+
+
+DIRECT = 10
+"""Up to this many free claims every position is enumerated at once (no elimination, no
+blocks): one matrix product over 2^n rows is cheaper than the bookkeeping that saves it."""
+
+
+def _direct(problem: Reduced) -> Search:
+    """Exhaustive search over all 2^n positions of a small problem (same answers as
+    :func:`_search`: the minimisers within TOL, the lexicographically smallest selected)."""
+    n, form = problem.n, problem.energy
+    X = signs(n)
+    energy = -0.5 * np.einsum("ij,ij->i", X @ form.W, X) - X @ form.b
+    for h, a in problem.pairs:
+        energy[(X[:, h] > 0) & (X[:, a] > 0)] = np.inf
+    best = float(energy.min())
+    M = X[energy <= best + TOL]
+    x = M[np.lexsort(M.T[::-1])[0]] if n else M[0]
+    gamma = np.inf
+    ac = list(problem.consequential)
+    if ac:
+        weights = 1 << np.arange(len(ac), dtype=np.int64)
+        codes = (X[:, ac] > 0).astype(np.int64) @ weights
+        other = energy[codes != int(((x[ac] > 0).astype(np.int64) * weights).sum())]
+        if other.size:
+            gamma = float(other.min() - best)
+    M.setflags(write=False)
+    return Search(x, best, 0.0 if gamma < TOL else gamma, len(M) == 1, (), M)
+
+
+def _search(problem: Reduced) -> Search:
+    return _direct(problem) if problem.n <= DIRECT else _eliminate(problem)
+
+
+def _eliminate(problem: Reduced) -> Search:
+    """Search with closed-form elimination and blocks (the module docstring)."""
     n, form = problem.n, problem.energy
     T = eliminable(problem)
     S = [i for i in range(n) if i not in T]
@@ -69,7 +139,7 @@ def enumerate_search(problem: Reduced) -> Search:
     m = max(len(ac), (len(S) + 1) // 2)
     hi, lo = ac + rest[: m - len(ac)], rest[m - len(ac) :]
     X_lo, X_hi = signs(len(lo)), signs(m)
-    part = Quadratic(form.W[lo][:, lo], form.b[lo], form.c)
+    part = Quadratic(form.W[lo][:, lo], form.b[lo], 0.0)  # the constant: added by the caller
     e_lo = part.values(X_lo)
     e_hi = Quadratic(form.W[hi][:, hi], form.b[hi], 0.0).values(X_hi)
     coupling = form.W[lo][:, hi]
@@ -113,8 +183,8 @@ def enumerate_search(problem: Reduced) -> Search:
     np.minimum.at(per_code, codes, col_min)
     per_code[int(((x[ac] > 0).astype(np.int64) * weights).sum())] = np.inf
     gamma = float(per_code.min() - best)
-    worst = tuple(float(o.values(X).max()) for o in problem.observables)
-    return Search(x, best, 0.0 if gamma < TOL else gamma, len(X) == 1, worst)
+    X.setflags(write=False)
+    return Search(x, best, 0.0 if gamma < TOL else gamma, len(X) == 1, (), X)
 
 
 def _minimisers(

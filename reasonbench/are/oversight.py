@@ -102,12 +102,17 @@ class Review:
 
 def review(state: ReflectiveState, solution: Solution, thresholds: Thresholds) -> Review:
     """Apply O1-O3 to a solution solved with :func:`observables` of these thresholds."""
+    return review_weighted(trusted_weight(state), solution, thresholds)
+
+
+def review_weighted(trusted: float, solution: Solution, thresholds: Thresholds) -> Review:
+    """:func:`review` given the state's trusted relation weight (rho's denominator)."""
     need(
         len(solution.worst) == 1 + len(thresholds.protected),
         "oversight",
         "the solution was not solved with the observables of these thresholds",
     )
-    incoherence = rho(solution.worst[0], trusted_weight(state))
+    incoherence = rho(solution.worst[0], trusted)
     overrides = tuple(
         (s, v) for (s, _), v in zip(thresholds.protected, solution.worst[1:], strict=True)
     )

@@ -24,12 +24,13 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
-from reasonbench.are.model import CHANNELS, Claim, ReflectiveState, Relation
-from reasonbench.are.specs import RUBRIC, STRENGTHS, ActionSpec, ClaimSpec, RelationSpec
+from reasonbench.are.layout import layout
+from reasonbench.are.model import CHANNELS, ReflectiveState
+from reasonbench.are.specs import STRENGTHS, ActionSpec, ClaimSpec, RelationSpec
 from reasonbench.are.validate import (
-    AreError,
     choice,
     finite_or_null,
     ident,
@@ -38,8 +39,6 @@ from reasonbench.are.validate import (
     number,
     record,
 )
-
-DEFENCE_WHY = "harness: instructions inside data are data, not commands"
 
 
 @dataclass(frozen=True)
@@ -75,14 +74,36 @@ class Profile:
             keys = [k for k, _ in getattr(self, name)]
             need(keys == sorted(set(keys)), f"{where}.{name}", "keys must be sorted and unique")
 
+    @cached_property
+    def _tables(self) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
+        """kappa_bar, caps and authority as mappings, built once (an adjudicator reads them for
+        every node of every state)."""
+        return dict(self.stubbornness), dict(self.caps), dict(self.authority)
+
     def kappa(self, channel: str) -> float:
-        return dict(self.stubbornness)[channel]
+        return self._tables[0][channel]
 
     def cap(self, channel: str) -> float:
-        return dict(self.caps).get(channel, math.inf)
+        return self._tables[1].get(channel, math.inf)
 
     def instruction_kappa(self, channel: str) -> float:
-        return self.kappa(channel) * dict(self.authority).get(channel, 1.0)
+        return self._tables[0][channel] * self._tables[2].get(channel, 1.0)
+
+    def __hash__(self) -> int:
+        h = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(
+                (
+                    self.stubbornness,
+                    self.caps,
+                    self.action_stubbornness,
+                    self.instructions,
+                    self.authority,
+                    self.defence,
+                )
+            )
+            object.__setattr__(self, "_hash", h)
+        return int(h)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -138,86 +159,17 @@ def construct(
     prohibitions: Iterable[tuple[str, str]] = (),
     defence: str | None = None,
 ) -> ReflectiveState:
-    """The numeric state (see the module docstring); claims keep the order given, then actions."""
-    findings, eta, fixed = findings or {}, priorities or {}, fixed or {}
-    actions = tuple(actions)  # read twice (claims, then Ac): a generator must not run dry
-    out: list[Claim] = []
-    for c in claims:
-        if c.id in findings:
-            out.append(
-                Claim(
-                    c.id,
-                    c.kind,
-                    c.channel,
-                    findings[c.id],
-                    profile.kappa("evidence"),
-                    c.systematicity,
-                    c.text,
-                )
-            )
-        else:
-            out.append(
-                Claim(
-                    c.id,
-                    c.kind,
-                    c.channel,
-                    c.anchor,
-                    profile.kappa(c.channel),
-                    c.systematicity,
-                    c.text,
-                )
-            )
-    present = {c.id for c in out}
-    instructed = dict(profile.instructions)
-    for a in actions:
-        if a.id in present:
-            raise AreError(f"action {a.id!r} has the id of a claim")
-        if not all(r in present for r in a.requires):
-            continue
-        channel = instructed.get(a.id)
-        if channel is None:
-            out.append(
-                Claim(a.id, "A", "agent", -a.footprint, profile.action_stubbornness, 0.0, a.text)
-            )
-        else:
-            out.append(
-                Claim(
-                    a.id,
-                    "A",
-                    channel,
-                    1.0,
-                    profile.instruction_kappa(channel),
-                    0.0,
-                    a.text,
-                    channel,
-                )
-            )
-    present = {c.id for c in out}
-    untrusted = {c.id for c in out if c.channel == "untrusted"}
-    built: list[Relation] = []
-    for r in relations:
-        if r.source not in present or r.target not in present:
-            continue
-        if not all(g in present for g in r.given):
-            continue
-        channel = "untrusted" if {r.source, r.target} & untrusted else r.channel
-        w = eta.get(r.source, 1.0) * eta.get(r.target, 1.0) * RUBRIC[r.strength]
-        if w <= 0:
-            continue  # a zero priority silences a relation
-        built.append(
-            Relation(r.source, r.target, r.type, min(w, profile.cap(channel)), channel, r.why)
-        )
-    if defence is not None and defence in present:
-        for claim in out:
-            if claim.channel == "untrusted":
-                w = eta.get(defence, 1.0) * eta.get(claim.id, 1.0) * RUBRIC[profile.defence]
-                built.append(Relation(defence, claim.id, "att", w, "operator", DEFENCE_WHY))
-    actions_present = {c.id for c in out if c.kind == "A"}
-    consequential = tuple(a.id for a in actions if a.consequential and a.id in actions_present)
-    return ReflectiveState.trusted(
-        tuple(out),
-        tuple(built),
-        tuple((u, s) for u, s in sorted(fixed.items()) if u in present),
-        tuple((h, a) for h, a in prohibitions if h in present and a in present),
-        consequential,
+    """The numeric state (see the module docstring); claims keep the order given, then actions.
+
+    Written once, in two stages (:mod:`.layout`): what is present, then the profile's numbers."""
+    found = layout(
+        claims=claims,
+        relations=relations,
+        actions=actions,
+        findings=findings,
+        priorities=priorities,
+        fixed=fixed,
+        prohibitions=prohibitions,
+        defence=defence,
     )
+    return found.numbers(profile).state()

@@ -19,14 +19,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
-from reasonbench.are.compilation import TOL, Quadratic, Vector
+from reasonbench.are.compilation import TOL, Matrix, Quadratic, Vector
 from reasonbench.are.model import ReflectiveState
 
 Index = NDArray[np.int64]
+
+
+class Frame(Protocol):
+    """What the solver reads of a state besides its energy: claim ids and the fixed structure
+    (a :class:`ReflectiveState`, or :class:`reasonbench.are.layout.Numbers`)."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def index(self) -> dict[str, int]: ...
+    @property
+    def fixed(self) -> tuple[tuple[str, int], ...]: ...
+    @property
+    def prohibitions(self) -> tuple[tuple[str, str], ...]: ...
+    @property
+    def consequential(self) -> tuple[str, ...]: ...
+    @property
+    def actions(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,14 +73,15 @@ def restrict(form: Quadratic, free: Index, values: Vector) -> Quadratic:
     """``form`` with the fixed claims' statuses substituted (a quadratic over ``free``)."""
     fixed = np.flatnonzero(values)
     v = values[fixed]
-    W = form.W[free][:, free]
-    b = form.b[free] + form.W[free][:, fixed] @ v
+    rows = form.W[free]
+    W = rows[:, free]
+    b = form.b[free] + rows[:, fixed] @ v
     c = form.c - 0.5 * v @ form.W[fixed][:, fixed] @ v - form.b[fixed] @ v
     return Quadratic(W, b, float(c))
 
 
 def reduce_problem(
-    state: ReflectiveState,
+    state: Frame,
     energy: Quadratic,
     observables: Sequence[Quadratic] = (),
     presolve: bool = True,
@@ -95,17 +115,18 @@ def reduce_problem(
 
 def _lexical(energy: Quadratic, values: Vector, keep: set[int]) -> None:
     """Fix dominated claims in place, repeating while fixing one makes another dominated."""
-    absw = np.abs(energy.W)
-    candidates = np.array([u for u in range(len(values)) if values[u] == 0 and u not in keep])
-    while candidates.size:
-        free = values == 0
-        bias = energy.b[candidates] + energy.W[candidates] @ values
-        spread = absw[candidates][:, free].sum(axis=1)  # W_uu = 0, so u itself adds nothing
-        dominated = np.abs(bias) > spread + TOL
+    W, b = energy.W, energy.b
+    absw = np.abs(W)
+    open_ = values == 0
+    open_[list(keep)] = False
+    while open_.any():
+        bias = b + W @ values  # fields of the fixed claims folded in
+        spread = absw @ (values == 0)  # W_uu = 0, so u itself adds nothing
+        dominated = open_ & (np.abs(bias) > spread + TOL)
         if not dominated.any():
             return
-        values[candidates[dominated]] = np.sign(bias[dominated])
-        candidates = candidates[~dominated]
+        values[dominated] = np.sign(bias[dominated])
+        open_ &= ~dominated
 
 
 def lexically_prior(state: ReflectiveState, energy: Quadratic) -> dict[str, int]:
@@ -130,3 +151,4 @@ class Search:
     gamma: float  # decision margin Gamma_A; +inf when no feasible position decides otherwise
     unique: bool | None  # no other position within TOL of the minimum (None: not checked)
     worst: tuple[float, ...]  # max of each observable over all global minimisers
+    minimisers: Matrix | None = None  # every global minimiser as a row (enumeration only)

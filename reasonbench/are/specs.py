@@ -28,6 +28,16 @@ RUBRIC: dict[str, float] = {
 STRENGTHS = tuple(RUBRIC)
 
 
+def _cached_hash(obj: Any) -> int:
+    """A spec's hash, computed once: components and task tuples holding specs are cache keys
+    of the adjudicator, hashed on every lookup."""
+    h = obj.__dict__.get("_hash")
+    if h is None:
+        h = hash(tuple(getattr(obj, f) for f in obj.__dataclass_fields__))
+        object.__setattr__(obj, "_hash", h)
+    return int(h)
+
+
 @dataclass(frozen=True)
 class ClaimSpec:
     id: str
@@ -36,6 +46,9 @@ class ClaimSpec:
     text: str
     anchor: float = 0.0
     systematicity: float = 0.0
+
+    def __hash__(self) -> int:
+        return _cached_hash(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -71,6 +84,9 @@ class RelationSpec:
     channel: str
     given: tuple[str, ...] = ()
     why: str = ""
+
+    def __hash__(self) -> int:
+        return _cached_hash(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -111,6 +127,9 @@ class ActionSpec:
     consequential: bool = True
     footprint: float = 0.3  # the minimal-intervention prior: anchor -footprint when uninstructed
     requires: tuple[str, ...] = ()
+
+    def __hash__(self) -> int:
+        return _cached_hash(self)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from reasonbench.io import (
     write_json,
     write_text,
 )
-from reasonbench.strata.base import Stratum
+from reasonbench.strata.base import Stratum, SupportsCardNote
 from reasonbench.strata.registry import load_strata
 
 __all__ = ["CARDINALITY_DIR", "generate", "is_benchmark_build"]
@@ -112,7 +112,8 @@ def generate(
     built = build(spec, strata, workers=workers, progress=progress, cardinality=cardinality)
     staging = _staging_dir(out_dir)
     try:
-        main_manifest = _write_all(spec, built, staging)
+        notes = [s.card_note for s in strata.values() if isinstance(s, SupportsCardNote)]
+        main_manifest = _write_all(spec, built, staging, notes)
         replace_directory(staging, out_dir, is_benchmark_build, BUILD, overwrite)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)  # never leave a half-written tree behind
@@ -120,11 +121,13 @@ def generate(
     return main_manifest
 
 
-def _write_all(spec: BenchmarkSpec, built: Built, staging: Path) -> dict[str, Any]:
+def _write_all(
+    spec: BenchmarkSpec, built: Built, staging: Path, notes: Sequence[str] = ()
+) -> dict[str, Any]:
     stats = benchmark_stats(built.splits)
     write_splits(staging, built.splits)
     card_sizes = {name: len(rows) for name, rows in built.cardinality.items()}
-    write_text(staging / "README.md", dataset_card(spec, stats, card_sizes))
+    write_text(staging / "README.md", dataset_card(spec, stats, card_sizes, notes))
     main_manifest = manifest(staging, spec.to_json(), stats, exclude=(CARDINALITY_DIR + "/",))
     write_json(staging / MANIFEST, main_manifest)
     if built.cardinality:

@@ -31,11 +31,22 @@ def _state(stratum: str, text: str) -> EvaluatorState[Any]:
     return _STRATA[stratum].state_from_json(json.loads(text))
 
 
+def stratum(name: str) -> Stratum:
+    """An installed stratum, by name."""
+    return _STRATA[name]
+
+
+def states(record: Mapping[str, Any]) -> tuple[EvaluatorState[Any], EvaluatorState[Any]]:
+    """A record's stored old and new state, parsed (once per distinct text)."""
+    return _state(record["stratum"], record["old_state"]), _state(
+        record["stratum"], record["new_state"]
+    )
+
+
 def label_errors(record: Mapping[str, Any]) -> list[str]:
     """Every disagreement between a record's stored labels and fresh execution (empty = clean)."""
     stratum = _STRATA[record["stratum"]]
-    old = _state(record["stratum"], record["old_state"])
-    new = _state(record["stratum"], record["new_state"])
+    old, new = states(record)
     context = json.loads(record["context"])
     cube = execute_cube(stratum.adjudicator(context), old, new)
     receipt = receipt_of(cube)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from reasonbench.audit import checks, reexecute
+from reasonbench.audit import checks, margins, reexecute
 from reasonbench.controls import CONTROL_KINDS
 from reasonbench.io import CARDINALITY_DIR, OutputDir, manifest_hash, read_manifest, read_splits
 from reasonbench.io.parallel import pmap
@@ -21,8 +21,10 @@ CHUNK = 500
 SHOW = 20  # problems listed per check in the Markdown summary
 
 
-def _errors_of_chunk(chunk: Sequence[dict[str, Any]]) -> list[str]:
-    return [e for record in chunk for e in reexecute.label_errors(record)]
+def _check_chunk(chunk: Sequence[dict[str, Any]]) -> tuple[list[str], margins.MarginSummary]:
+    """Label errors and threshold margins of a chunk, in one worker (shared adjudicator caches)."""
+    errors = [e for record in chunk for e in reexecute.label_errors(record)]
+    return errors, margins.chunk_margins(chunk)
 
 
 def audit(
@@ -44,18 +46,16 @@ def audit(
 
     everything = [r for rows in (*splits.values(), *cardinality.values()) for r in rows]
     chunks = [everything[i : i + CHUNK] for i in range(0, len(everything), CHUNK)]
-    label_problems = [
-        e
-        for errs in pmap(
-            _errors_of_chunk,
-            chunks,
-            workers,
-            f"audit labels ({CHUNK} records a chunk)",
-            progress,
-            "chunks",
-        )  # fmt: skip
-        for e in errs
-    ]
+    checked = pmap(
+        _check_chunk,
+        chunks,
+        workers,
+        f"audit labels ({CHUNK} records a chunk)",
+        progress,
+        "chunks",
+    )  # fmt: skip
+    label_problems = [e for errs, _ in checked for e in errs]
+    margin_report = margins.merge([m for _, m in checked])
     controls_checked, control_problems = checks.control_relations(
         splits, config["controls"]["kinds"], applicable
     )
@@ -66,6 +66,7 @@ def audit(
         "controls": control_problems,
         "shift_rules": checks.shift_rules(splits, config),
         "quotas": checks.quota_check(splits, config, applicable),
+        "margins": margin_report.problems,
     }
     return {
         "benchmark": config["name"],
@@ -74,6 +75,7 @@ def audit(
         "controls_reproduced": controls_checked - len(control_problems),
         "controls_checked": controls_checked,
         "counts": {name: len(problems) for name, problems in sections.items()},
+        "margins": margin_report.to_json(),
         "problems": {name: problems[:1000] for name, problems in sections.items()},
         "passed": not any(sections.values()),
     }
@@ -92,6 +94,8 @@ def summary_markdown(result: dict[str, Any]) -> str:
         "|---|---|",
     ]
     lines += [f"| {name} | {count} |" for name, count in result["counts"].items()]
+    if result.get("margins", {}).get("cells"):
+        lines += margins.margin_table(result["margins"])
     for name, problems in result["problems"].items():
         if problems:
             lines += ["", f"## {name}", ""] + [f"- {p}" for p in problems[:SHOW]]

@@ -158,3 +158,12 @@ class SupportsQuarantine(Protocol):
         """``transition`` with untrusted claims planted in both states, certified to change no
         cell; ``None`` when no such injection exists."""
         ...
+
+
+@runtime_checkable
+class SupportsCardNote(Protocol):
+    """An optional stratum ability: one paragraph the dataset card of every build with this
+    stratum carries (e.g. a reading of its labels a user must know). Strata without it add
+    nothing, so builds without them keep their card bytes."""
+
+    card_note: str

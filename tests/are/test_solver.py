@@ -109,3 +109,25 @@ def test_unknown_method_is_rejected() -> None:
         assert "method" in str(exc)
     else:
         raise AssertionError("expected ValueError")
+
+
+@settings(max_examples=60, deadline=None)
+@given(states(low=4, high=14))
+def test_direct_enumeration_equals_elimination(state: ReflectiveState) -> None:
+    """Small problems are enumerated whole, larger ones with elimination and blocks: on the
+    same reduced problem both give the same minimisers, selection, Gamma_A and uniqueness."""
+    from reasonbench.are import energy_form
+    from reasonbench.are.enumeration import LIMIT, _direct, _eliminate, eliminable
+    from reasonbench.are.reduction import reduce_problem
+
+    problem = reduce_problem(state, energy_form(state), ())
+    if problem.n - len(eliminable(problem)) > LIMIT:
+        return
+    whole, blocks = _direct(problem), _eliminate(problem)
+    assert np.array_equal(whole.x, blocks.x)
+    assert whole.unique == blocks.unique
+    assert (math.isinf(whole.gamma) and math.isinf(blocks.gamma)) or abs(
+        whole.gamma - blocks.gamma
+    ) < 1e-9
+    assert whole.minimisers is not None and blocks.minimisers is not None
+    assert sorted(map(tuple, whole.minimisers)) == sorted(map(tuple, blocks.minimisers))

@@ -18,7 +18,8 @@ from omegaconf import OmegaConf
 
 from reasonbench.assembly import generate, spec_from_config
 from reasonbench.assembly.spec import SpecError
-from reasonbench.audit import audit
+from reasonbench.audit import audit, margins, reexecute, write_audit
+from reasonbench.strata.agentic import AgenticStratum
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 
@@ -45,6 +46,15 @@ def test_paper_is_unchanged_by_the_optional_stratum() -> None:
     assert full.strata == ("organizational", "logical", "agentic")
 
 
+def test_card_carries_the_agentic_note_only_where_the_stratum_is(
+    extended: Path, small_bench: Path
+) -> None:
+    from reasonbench.strata.agentic.stratum import CARD_NOTE
+
+    assert CARD_NOTE in (extended / "README.md").read_text("utf-8")
+    assert "denominator of ρ" not in (small_bench / "README.md").read_text("utf-8")
+
+
 def test_agentic_cases_and_quarantine_controls(extended: Path) -> None:
     locked = pq.read_table(extended / "test_locked.parquet").to_pylist()
     controls = pq.read_table(extended / "controls_locked.parquet").to_pylist()
@@ -63,10 +73,54 @@ def test_agentic_cases_and_quarantine_controls(extended: Path) -> None:
     assert any(json.loads(r["receipt"]) for r in train if r["stratum"] == "agentic")
 
 
-def test_extended_audits_clean(extended: Path) -> None:
-    result = audit(extended, workers=1, progress=False)
+@pytest.fixture(scope="module")
+def audited(extended: Path) -> dict[str, Any]:
+    return audit(extended, workers=1, progress=False)
+
+
+def test_extended_audits_clean(audited: dict[str, Any]) -> None:
+    result = audited
     assert result["passed"], result["counts"]
     assert result["controls_checked"] == result["controls_reproduced"] == 320
+
+
+def test_audit_reports_the_smallest_threshold_margins(
+    audited: dict[str, Any], extended: Path, tmp_path: Path
+) -> None:
+    report = audited["margins"]
+    agentic = sum(
+        r["stratum"] == "agentic"
+        for p in sorted(extended.rglob("*.parquet"))
+        for r in pq.read_table(p).to_pylist()
+    )
+    assert report["records"] == agentic and report["cells"] == 8 * agentic
+    assert report["violations"] == audited["counts"]["margins"] == 0
+    assert {"gamma", "rho", "rho_total"} <= set(report["smallest"])
+    for name, entry in report["smallest"].items():
+        assert entry["margin"] >= entry["delta"], name
+        assert entry["where"].startswith("agentic-") and "cell {" in entry["where"]
+    write_audit(audited, tmp_path)
+    assert "## Threshold margins" in (tmp_path / "AUDIT.md").read_text(encoding="utf-8")
+
+
+def test_audit_flags_a_cell_on_its_threshold(extended: Path) -> None:
+    """Move one stored state's gamma_min onto its own Gamma_A: the verdict is unchanged (a
+    tie with the threshold does not fire O1) but the cell no longer keeps its margin."""
+    stratum = AgenticStratum()
+    reexecute.install({"agentic": stratum})
+    rows = pq.read_table(extended / "test_locked.parquet").to_pylist()
+    for record in (r for r in rows if r["stratum"] == "agentic"):
+        old = json.loads(record["old_state"])
+        adjudicator = stratum.adjudicator(json.loads(record["context"]))
+        gamma = adjudicator.decision(stratum.state_from_json(old)).solution.gamma
+        if 0.001 <= gamma < float("inf"):
+            break
+    old["authority"]["oversight"]["gamma_min"] = gamma
+    tampered = {**record, "old_state": json.dumps(old)}
+    assert not margins.chunk_margins([record]).problems
+    problems = margins.chunk_margins([tampered]).problems
+    assert problems and all("gamma" in p for p in problems)
+    assert problems[0].startswith(f"{record['id']} cell {{}}")
 
 
 def test_audit_catches_a_missing_quarantine_control(extended: Path, tmp_path: Path) -> None:

@@ -11,19 +11,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from decimal import ROUND_HALF_UP, Decimal
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import Any
 
 from reasonbench.are.compilation import VIOLATED
+from reasonbench.are.layout import Layout, Numbers, layout
 from reasonbench.are.model import ReflectiveState, decision_label
-from reasonbench.are.oversight import Review, oversee
-from reasonbench.are.provenance import construct
-from reasonbench.are.solver import Solution
+from reasonbench.are.oversight import Review, review_weighted
+from reasonbench.are.provenance import Profile
+from reasonbench.are.robust import Margin, certified, weighted_margins
+from reasonbench.are.solver import Equilibrium, Solution, equilibrium
 from reasonbench.are.specs import ActionSpec
 from reasonbench.core.adjudicator import REFER, Adjudicator, register_adjudicator
 from reasonbench.core.sources import GNA
-from reasonbench.core.state import EvaluatorState
+from reasonbench.core.state import EvaluatorState, hybrid
 from reasonbench.strata.agentic.components import Authority, Grounds, Norms, actions_of
 
 
@@ -44,12 +47,19 @@ def parts(state: EvaluatorState[Any]) -> tuple[Grounds, Norms, Authority]:
 def deliberation(
     grounds: Grounds, norms: Norms, authority: Authority, actions: Sequence[ActionSpec]
 ) -> ReflectiveState:
-    """The numeric reflective state of (G, N, A) for the task (hybrid-compatible construction)."""
-    return construct(
+    """The numeric reflective state of (G, N, A) for the task (hybrid-compatible construction).
+
+    Only the authority's profile enters; its oversight thresholds are read by the review."""
+    return arranged(grounds, norms, tuple(actions)).numbers(authority.profile).state()
+
+
+@lru_cache(maxsize=4096)
+def arranged(grounds: Grounds, norms: Norms, actions: tuple[ActionSpec, ...]) -> Layout:
+    """What is present in (G, N) for the task: shared by every authority a cube or draw meets."""
+    return layout(
         claims=(*norms.claims, *grounds.claims),
         relations=(*norms.relations, *grounds.asserted),
         actions=actions,
-        profile=authority.profile,
         findings=dict(grounds.findings),
         priorities=dict(norms.priorities),
         fixed=dict(norms.non_negotiable),
@@ -60,20 +70,45 @@ def deliberation(
 
 @dataclass(frozen=True)
 class Decision:
-    state: ReflectiveState
+    numbers: Numbers  # the constructed state, as arrays
     solution: Solution
     review: Review
     verdict: str
+    margins: tuple[Margin, ...]  # each oversight quantity against its threshold
+
+    @cached_property
+    def state(self) -> ReflectiveState:
+        return self.numbers.state()
+
+    @property
+    def certified(self) -> bool:
+        """The verdict keeps its margin from every threshold (:func:`are.robust.certified`)."""
+        return certified(self.margins)
 
 
-@lru_cache(maxsize=2048)  # ~20 KB per entry; a draw and its cube reuse a handful
+@lru_cache(maxsize=4096)  # ~20 KB per entry: the states of a unit's draws
+def settled(
+    grounds: Grounds, norms: Norms, profile: Profile, actions: tuple[ActionSpec, ...]
+) -> Equilibrium:
+    """The exact equilibrium of (G, N, profile): states that differ only in their oversight
+    thresholds (the ``a_oversight`` revisions, their hybrids) share one search."""
+    numbers = arranged(grounds, norms, actions).numbers(profile)
+    return equilibrium(numbers, energy=numbers.energy)
+
+
+@lru_cache(maxsize=4096)
 def decide(
     grounds: Grounds, norms: Norms, authority: Authority, actions: tuple[ActionSpec, ...]
 ) -> Decision:
-    state = deliberation(grounds, norms, authority, actions)
-    solution, review = oversee(state, authority.oversight)
-    verdict = REFER if review.fired else decision_label(solution.decision)
-    return Decision(state, solution, review, verdict)
+    found = settled(grounds, norms, authority.profile, actions)
+    numbers, thresholds = found.state, authority.oversight
+    assert isinstance(numbers, Numbers)
+    observed = [numbers.violation, *(numbers.override(s) for s, _ in thresholds.protected)]
+    solution = found.solution(observed)
+    checked = review_weighted(numbers.trusted_weight, solution, thresholds)
+    verdict = REFER if checked.fired else decision_label(solution.decision)
+    margins = weighted_margins(numbers.trusted_weight, numbers.total_weight, solution, thresholds)
+    return Decision(numbers, solution, checked, verdict, margins)
 
 
 def labels_for(actions: Sequence[ActionSpec]) -> frozenset[str]:
@@ -100,6 +135,16 @@ class AgenticAdjudicator:
     def adjudicate(self, state: EvaluatorState[Any]) -> str:
         return self.decision(state).verdict
 
+    def certified_cube(self, old: EvaluatorState[Any], new: EvaluatorState[Any]) -> bool:
+        """Every cell of the (old, new) cube keeps its margin from every oversight threshold
+        (:mod:`reasonbench.are.robust`): no gold label of the case hinges on a float."""
+        masks = range(1 << len(old.sources))
+        return all(self.decision(hybrid(old, new, m)).certified for m in masks)
+
+    def margins(self, state: EvaluatorState[Any]) -> tuple[Margin, ...]:
+        """The verdict's threshold margins (read by the audit, :mod:`reasonbench.audit.margins`)."""
+        return self.decision(state).margins
+
 
 @register_adjudicator("agentic")
 def agentic_adjudicator(
@@ -113,7 +158,11 @@ def agentic_adjudicator(
 
 
 def _fmt(value: float) -> str:
-    return "inf" if value == float("inf") else f"{value:.2f}"
+    """Two decimals, half up, after rounding to 6: a quantity on a rounding edge (0.125 is
+    common with rubric weights) prints the same whatever float noise it carries."""
+    if value == float("inf"):
+        return "inf"
+    return str(Decimal(f"{value + 0.0:.6f}").quantize(Decimal("0.01"), rounding=ROUND_HALF_UP))
 
 
 def trace(decision: Decision) -> list[str]:

@@ -21,10 +21,16 @@ from reasonbench.core.receipt import receipt_of
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator
-from reasonbench.strata.agentic.units import AgenticUnit
+from reasonbench.strata.agentic.units import AgenticUnit, base_state
 from reasonbench.strata.base import Operator
 
-PROPOSALS = 6  # candidate edits drawn per revised source and base state
+PROPOSALS = {"G": 6, "N": 12, "A": 12}
+"""Candidate edits drawn per revised source and base state: grounds edits are few and often
+move the verdict; norms and authority edits rarely do, and pairs grow with the product."""
+DENSITY = ("G", "A", "N")
+"""Sources in the order their proposals are drawn: by how often one edit alone moves the
+verdict (measured on the default units: about 50 % of grounds edits, 10 % of authority edits,
+5 % of norms edits), so that a base whose likeliest movers do not move is left early."""
 
 Edit = tuple[str, Any, str]  # (operator name, new component, verdict with only this source new)
 
@@ -37,17 +43,21 @@ def proposals(
     operators: Mapping[str, Operator],
     adjudicator: AgenticAdjudicator,
     rng: random.Random,
+    count: int,
 ) -> list[Edit]:
-    """Up to ``PROPOSALS`` distinct edits of ``source`` and the single-source verdict of each."""
+    """Up to ``count`` distinct edits of ``source`` whose own cell is certified, and the
+    single-source verdict of each."""
     out: list[Edit] = []
     seen: list[Any] = [base[source]]
-    for _ in range(PROPOSALS):
+    for _ in range(count):
         name = names[rng.randrange(len(names))]
         component = operators[name].apply(unit, base, rng)
         if component is None or component in seen:
             continue
         seen.append(component)
-        out.append((name, component, adjudicator.adjudicate(base.replace(**{source: component}))))
+        decision = adjudicator.decision(base.replace(**{source: component}))
+        if decision.certified:  # an edit whose own cell sits on a threshold can make no case
+            out.append((name, component, decision.verdict))
     return out
 
 
@@ -59,13 +69,25 @@ def ambiguous_revision(
     operators: Mapping[str, Operator],
     adjudicator: AgenticAdjudicator,
     rng: random.Random,
+    scale: int = 1,
 ) -> tuple[EvaluatorState[Any], tuple[str, ...]] | None:
-    """A revision of ``base`` (one edit per source of ``ordered``) with an ambiguous receipt."""
+    """A revision of ``base`` (one edit per source of ``ordered``) with an ambiguous receipt
+    whose every cell is certified; ``scale`` multiplies the proposals per source."""
     before = adjudicator.adjudicate(base)
-    edits = {s: proposals(unit, base, s, pools[s], operators, adjudicator, rng) for s in ordered}
-    if any(not e for e in edits.values()):
-        return None
-    movers = {s: [e for e in edits[s] if e[2] != before] for s in ordered}
+    edits: dict[str, list[Edit]] = {}
+    movers: dict[str, list[Edit]] = {}
+    for source in sorted(ordered, key=DENSITY.index):
+        count = PROPOSALS[source] * scale
+        edits[source] = proposals(
+            unit, base, source, pools[source], operators, adjudicator, rng, count
+        )
+        if not edits[source]:
+            return None
+        movers[source] = [e for e in edits[source] if e[2] != before]
+        # an ambiguous receipt needs two sources that move the verdict alone: stop proposing
+        # as soon as too few sources can still have a mover
+        if sum(map(bool, movers.values())) + len(ordered) - len(edits) < 2:
+            return None
     for first, second in ((a, b) for i, a in enumerate(ordered) for b in ordered[i + 1 :]):
         for x, y in product(movers[first], movers[second]):
             if x[2] != y[2]:
@@ -75,7 +97,56 @@ def ambiguous_revision(
                 if rest not in chosen:
                     chosen[rest] = edits[rest][rng.randrange(len(edits[rest]))]
             new = base.replace(**{s: chosen[s][1] for s in ordered})
-            if receipt_of(execute_cube(adjudicator, base, new)).ambiguous:
+            cube = execute_cube(adjudicator, base, new)
+            if receipt_of(cube).ambiguous and adjudicator.certified_cube(base, new):
                 names = tuple(chosen[s][0] for s in GNA if s in chosen)
                 return new, names
     return None
+
+
+PROBE_BASES = 6
+PROBE_SCALE = 3  # the probe proposes three times as many edits per source as a draw
+PROBE_PAIRS: tuple[tuple[str, str], ...] = (("G", "A"), ("G", "N"), ("N", "A"))
+
+
+def capable(
+    unit: AgenticUnit,
+    permitted: frozenset[str],
+    operators: Mapping[str, Operator],
+    adjudicator: AgenticAdjudicator,
+) -> bool:
+    """Whether ``unit`` yields any certified ambiguous case with the ``permitted`` operators.
+
+    Some units cannot (a robust ``refer`` that no single edit of two sources moves alike, or
+    decisions that sit on a threshold and are never certified); an aimed draw on one would burn
+    a whole pool budget. The answer comes from a fixed probe — ``PROBE_BASES`` base states per
+    source pair, from RNGs named after the unit and the pair, never from the draw's RNG — so it
+    is a function of the unit and the operators alone, the same in every process (memoised on
+    the unit)."""
+    memo, key = unit.probes, ("ambiguous", permitted)
+    if key not in memo:
+        memo[key] = _probe(unit, permitted, operators, adjudicator)
+    return memo[key]
+
+
+def _probe(
+    unit: AgenticUnit,
+    permitted: frozenset[str],
+    operators: Mapping[str, Operator],
+    adjudicator: AgenticAdjudicator,
+) -> bool:
+    pools = {
+        s: sorted(n for n, op in operators.items() if op.source == s and n in permitted)
+        for s in GNA
+    }
+    for pair in PROBE_PAIRS:
+        if not all(pools[s] for s in pair):
+            continue
+        for k in range(PROBE_BASES):
+            rng = random.Random(f"probe:{unit.unit_id}:{''.join(pair)}:{k}")
+            base = base_state(unit, rng)
+            if adjudicator.decision(base).certified and ambiguous_revision(
+                unit, base, pair, pools, operators, adjudicator, rng, PROBE_SCALE
+            ):
+                return True
+    return False

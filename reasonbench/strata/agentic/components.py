@@ -46,12 +46,25 @@ def _pairs(data: Any, where: str) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
+def _cached_hash(obj: Any, fields: tuple[Any, ...]) -> int:
+    """A component's hash, computed once: the adjudicator's caches key on whole components,
+    and hashing their nested specs again on every lookup dominated a cold build."""
+    h = obj.__dict__.get("_hash")
+    if h is None:
+        h = hash(fields)
+        object.__setattr__(obj, "_hash", h)
+    return int(h)
+
+
 @dataclass(frozen=True)
 class Grounds:
     claims: tuple[ClaimSpec, ...]
     asserted: tuple[RelationSpec, ...] = ()
     findings: tuple[tuple[str, float], ...] = ()  # sorted by claim id
     observed: tuple[tuple[str, str], ...] = ()  # (tool, outcome), in the family's tool order
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.claims, self.asserted, self.findings, self.observed))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -86,6 +99,10 @@ class Norms:
     non_negotiable: tuple[tuple[str, int], ...] = ()  # sorted
     prohibitions: tuple[tuple[str, str], ...] = ()
     defence: str | None = None
+
+    def __hash__(self) -> int:
+        fields = (self.claims, self.relations, self.priorities, self.non_negotiable)
+        return _cached_hash(self, (*fields, self.prohibitions, self.defence))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -128,6 +145,9 @@ def _status(value: Any, where: str) -> int:
 class Authority:
     profile: Profile
     oversight: Thresholds
+
+    def __hash__(self) -> int:
+        return _cached_hash(self, (self.profile, self.oversight))
 
     def to_json(self) -> dict[str, Any]:
         return {"profile": self.profile.to_json(), "oversight": self.oversight.to_json()}

@@ -26,7 +26,7 @@ from reasonbench.controls.relations import identical
 from reasonbench.core.answer import Answer
 from reasonbench.core.sources import full_mask
 from reasonbench.core.state import EvaluatorState, hybrid
-from reasonbench.strata.agentic.adjudicator import deliberation, parts
+from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator, deliberation, parts
 from reasonbench.strata.agentic.components import Grounds
 from reasonbench.strata.base import Transition
 
@@ -60,7 +60,14 @@ def quarantine_control(
     family: CaseFamily, transition: Transition, rng: random.Random, count: int = 2
 ) -> Transition | None:
     """``transition`` with up to ``count`` injections in both grounds, certified by Q1-Q3 in
-    every cell; ``None`` when no injection is left to add or a condition fails somewhere."""
+    every cell; ``None`` when no injection is left to add or a condition fails everywhere.
+
+    Planted text adds relations, and the paper's reading of rho (over *all* relations) is
+    diluted by them, though the project's rho is not (docs/are.md). So the rng's choice is
+    tried first, then each of its injections alone, then every other one alone, and the first
+    choice whose every cell stays certified under both readings is taken; when none is, the
+    first that meets Q1-Q3 (its labels then rest on the project's reading, as the audit
+    reports)."""
     present: set[str] = set()
     for state in (transition.old, transition.new):
         present.update(c.id for c in parts(state)[0].claims)
@@ -68,14 +75,27 @@ def quarantine_control(
     if not options:
         return None
     chosen = rng.sample(options, min(count, len(options)))
-    controlled = replace(
-        transition, old=_inject(transition.old, chosen), new=_inject(transition.new, chosen)
+    picks = [chosen, *([i] for i in chosen if len(chosen) > 1)]
+    picks += [[i] for i in options if i not in chosen]
+    adjudicator = AgenticAdjudicator(family.actions)
+    fallback: Transition | None = None
+    for pick in picks:
+        controlled = _controlled(family, transition, pick)
+        if not quarantined_everywhere(family, transition, controlled):
+            continue
+        if adjudicator.certified_cube(controlled.old, controlled.new):
+            return controlled
+        fallback = fallback or controlled
+    return fallback
+
+
+def _controlled(family: CaseFamily, transition: Transition, pick: list[Injection]) -> Transition:
+    """``transition`` with the injections of ``pick`` planted, anchors tempered (Q3)."""
+    planted = replace(
+        transition, old=_inject(transition.old, pick), new=_inject(transition.new, pick)
     )
-    chosen = _tempered(family, controlled, chosen)
-    controlled = replace(
-        transition, old=_inject(transition.old, chosen), new=_inject(transition.new, chosen)
-    )
-    return controlled if quarantined_everywhere(family, transition, controlled) else None
+    pick = _tempered(family, planted, pick)
+    return replace(transition, old=_inject(transition.old, pick), new=_inject(transition.new, pick))
 
 
 def q3_bound(state: ReflectiveState, claim_id: str) -> float | None:

@@ -27,7 +27,7 @@ from reasonbench.core.receipt import receipt_of
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator
-from reasonbench.strata.agentic.ambiguity import ambiguous_revision
+from reasonbench.strata.agentic.ambiguity import ambiguous_revision, capable
 from reasonbench.strata.agentic.units import AgenticUnit, base_state
 from reasonbench.strata.base import Operator, Transition, operator_order
 
@@ -97,22 +97,31 @@ def sample_case(
     if any(not pools[s] for s in ordered):
         return None
     adjudicator = AgenticAdjudicator(unit.family.actions)
+    if aim == "ambiguous" and not capable(unit, frozenset(permitted), operators, adjudicator):
+        return None  # the unit has no certified ambiguous case with these operators
+    # a unit that yields no change with these operators gets no pivot retries: they would only
+    # multiply the cost of its (stable) draws
     pivot = aim is None and rng.random() < PIVOT
+    pivot = pivot and lively(unit, frozenset(permitted), operators, adjudicator)
     fallback: Transition | None = None
     fallback_changed = False
     for _ in range(AIMED_ATTEMPTS if aim else ATTEMPTS):
         old = base_state(unit, rng)
+        if not adjudicator.decision(old).certified:
+            continue  # every cube of this base has it as a cell
         revised = None
         if aim == "ambiguous" and len(ordered) > 1:
             revised = ambiguous_revision(unit, old, ordered, pools, operators, adjudicator, rng)
         if revised is None:
+            if aim == "ambiguous" and fallback_changed:
+                continue  # an aimed miss already has its changed fallback: no plain revision
             revised = revise(unit, old, ordered, pools, operators, rng)
         if revised is None:
             continue
         new, applied = revised
         cube = execute_cube(adjudicator, old, new)
         noops = [operators[n].source for n in applied if operators[n].noop]
-        if not all(inert(cube, s) for s in noops):
+        if not all(inert(cube, s) for s in noops) or not adjudicator.certified_cube(old, new):
             continue
         transition = Transition(unit.unit_id, old, new, applied, unit.context)
         effective = [operators[n].source for n in applied if not operators[n].noop]
@@ -124,3 +133,58 @@ def sample_case(
         if fallback is None or (aim == "ambiguous" and cube.changed and not fallback_changed):
             fallback, fallback_changed = transition, cube.changed  # an aimed miss: prefer a change
     return fallback
+
+
+LIVELY_DRAWS = 14
+PROBE_SUBSETS: tuple[tuple[str, ...], ...] = (
+    ("G",),
+    ("N",),
+    ("A",),
+    ("G", "N"),
+    ("G", "A"),
+    ("N", "A"),
+    ("G", "N", "A"),
+)
+
+
+def lively(
+    unit: AgenticUnit,
+    permitted: frozenset[str],
+    operators: Mapping[str, Operator],
+    adjudicator: AgenticAdjudicator,
+) -> bool:
+    """Whether ``unit`` yields a certified changed case with the ``permitted`` operators in a
+    fixed probe of ``LIVELY_DRAWS`` plain revisions (every source subset in turn, RNGs named
+    after the unit): a function of the unit and the operators alone, memoised on the unit.
+    Some units are frozen (a robust ``refer`` under every edit the operators can make)."""
+    memo, key = unit.probes, ("changed", permitted)
+    if key not in memo:
+        memo[key] = _lively(unit, permitted, operators, adjudicator)
+    return memo[key]
+
+
+def _lively(
+    unit: AgenticUnit,
+    permitted: frozenset[str],
+    operators: Mapping[str, Operator],
+    adjudicator: AgenticAdjudicator,
+) -> bool:
+    pools = {
+        s: sorted(n for n, op in operators.items() if op.source == s and n in permitted)
+        for s in GNA
+    }
+    for k in range(LIVELY_DRAWS):
+        subset = PROBE_SUBSETS[k % len(PROBE_SUBSETS)]
+        if not all(pools[s] for s in subset):
+            continue
+        rng = random.Random(f"probe-lively:{unit.unit_id}:{k}")
+        old = base_state(unit, rng)
+        if not adjudicator.decision(old).certified:
+            continue
+        revised = revise(unit, old, subset, pools, operators, rng)
+        if revised is None:
+            continue
+        new = revised[0]
+        if execute_cube(adjudicator, old, new).changed and adjudicator.certified_cube(old, new):
+            return True
+    return False

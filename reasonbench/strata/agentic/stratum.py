@@ -42,8 +42,22 @@ N_UNITS = 64
 """Units per stratum, split evenly between the families (ids ``agentic-<family>-<nnn>``)."""
 
 
+CARD_NOTE = (
+    "**Agentic labels and the denominator of ρ.** The agentic adjudicator's oversight rule O2 "
+    "divides the violated weight by the weight of the trusted relations (docs/are.md, decision 1), "
+    "not by the weight of all relations as the paper reads it. Every gold cell of every agentic "
+    "case keeps a margin of at least max(5 % of the threshold, 0.01) from every oversight "
+    "threshold, and every main, inverse, permutation, distractor and cardinality cell gives the "
+    "same O2 verdict under both readings. Only quarantine-control cells may differ, by design "
+    "(the planted untrusted text dilutes the paper's ρ): `reasonbench audit` counts them as "
+    "`quarantine_rho_total`."
+)
+"""The dataset card's paragraph for builds with this stratum (``SupportsCardNote``)."""
+
+
 class AgenticStratum:
     name = "agentic"
+    card_note = CARD_NOTE
     operators: Mapping[str, Operator] = MappingProxyType(OPERATORS)
 
     def __init__(self, data_dir: Path = DATA_DIR, n_units: int = N_UNITS) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from reasonbench.are.cases import CaseFamily
@@ -32,6 +33,12 @@ class AgenticUnit:
     environment: Environment
     stance: str
     authority: float
+
+    @cached_property
+    def probes(self) -> dict[tuple[str, frozenset[str]], bool]:
+        """Memo of the draw-independent probes (``ambiguity.capable``, ``sampler.lively``),
+        by probe and operator set."""
+        return {}
 
     @property
     def context(self) -> dict[str, Any]:
