@@ -27,8 +27,8 @@ from reasonbench.models import DTYPES, encode_prompt, encode_target, join, qwen3
 from reasonbench.models.tiny import build_tiny
 from reasonbench.train.batching import micro_batches
 from reasonbench.train.data import read_split, training_examples
-from reasonbench.train.loop import step_examples
 from reasonbench.train.lora import TargetTokenLoss, add_lora, batch_inputs
+from reasonbench.train.steps import step_examples
 
 LORA = {
     "r": 16,
