@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from reasonbench.models.trained import RUN_FILE
+
 __all__ = [
     "RUNTIME_KEYS",
     "RUNTIME_MODEL_KEYS",
@@ -51,7 +53,7 @@ RUNTIME_MODEL_KEYS = (
 
 
 # what makes a directory a training run of ours: train may write into it (and resume it)
-RUN_MARKERS = ("fingerprint.json", "RUN.json")
+RUN_MARKERS = ("fingerprint.json", RUN_FILE)
 RUN_WHAT = "a reasonbench training run (no fingerprint.json)"
 
 
