@@ -10,6 +10,7 @@ seeded generator, for sampling judges); everything else is the same loop.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,17 @@ def sampler(temperature: float, top_p: float, seed: int, device: torch.device | 
     return Sampler(temperature, top_p, generator)
 
 
+def kv_cache(out: Any) -> dict[str, Any]:
+    """The KV cache of a forward's output, as the keyword the next forward takes: transformers
+    renamed ``past_key_values`` to ``cache`` during 5.x (5.17 has the old name, 5.24 the new), and
+    a forward with ``**kwargs`` would silently drop the wrong one and decode without context."""
+    names = {f.name for f in dataclasses.fields(out)}
+    name = "cache" if "cache" in names else "past_key_values"
+    if name not in names:
+        raise TypeError(f"{type(out).__name__} carries no KV cache (cache / past_key_values)")
+    return {name: getattr(out, name)}
+
+
 def greedy_decode(
     model: Any,
     prompts: Sequence[Sequence[int]],
@@ -126,7 +138,7 @@ def decode(
             input_ids=feed[:, None],
             attention_mask=mask,
             position_ids=position,
-            cache=out.cache,
             use_cache=True,
+            **kv_cache(out),
         )
     return [Generation(tuple(tokens[i]), tuple(logprobs[i]), bool(done[i])) for i in range(rows)]
