@@ -9,7 +9,8 @@ the decoding config, batch size and counts.
 
 Under ``accelerate launch`` the batches are formed first, from every miss, and then dealt to the
 processes in turn: each generation is decoded in the same batch (same rows, same padding) whatever
-the number of processes, so 2 processes write the same records, byte for byte, as 1.
+the number of processes, so 2 processes write the same records as 1 (confidences to float32
+rounding: a CPU kernel may round a logit differently in a process under ``torch.distributed``).
 """
 
 from __future__ import annotations
