@@ -13,7 +13,7 @@ SECTIONS = (
     "dataset",
     "surface",
     "primary",
-    "subgroups",
+    "comparisons",
     "separation",
     "consistency",
     "augmentation",

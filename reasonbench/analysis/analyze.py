@@ -1,4 +1,13 @@
-"""``reasonbench analyze``: score a directory of prediction records and write ``metrics.json``."""
+"""``reasonbench analyze``: score a directory of prediction records and write ``metrics.json``.
+
+1. Load gold and every prediction record; refuse bad records (``analysis/validate.py``), naming
+   the file and line, and methods that mix targets or contradict their role.
+2. Per method and seed: every registered metric per split, structural subgroups on the locked
+   test and the cardinality test, paired consistency per stratum, calibration per confidence
+   source and selective debt (``analysis/seed.py``); per split, the counts pooled over seeds.
+3. The hierarchical bootstrap per split and the configured comparisons, Holm per family
+   (``analysis/inference.py``).
+"""
 
 from __future__ import annotations
 
@@ -8,91 +17,136 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.analysis.gold import load_gold, split_ids
-from reasonbench.analysis.inference import bootstrap_report
-from reasonbench.analysis.metrics import paired_consistency, subgroups, summarize
-from reasonbench.analysis.scoring import Scored, accounts_for_changes, score
-from reasonbench.analysis.selective import Decision, selective_curve
+from reasonbench.analysis.inference import (
+    ComparisonSpec,
+    co_primary,
+    compare,
+    design,
+    holm_within,
+    method_intervals,
+)
+from reasonbench.analysis.methods import SettingsError, method_info, roles
+from reasonbench.analysis.metrics import METRICS, metric_info, pool
+from reasonbench.analysis.record import (
+    FORMAT,
+    Inference,
+    MethodEntry,
+    MetricsReport,
+    SeedEntry,
+)
+from reasonbench.analysis.scoring import Scored, carried, score
+from reasonbench.analysis.seed import LOCKED, CalibrationSettings, seed_entry
+from reasonbench.analysis.validate import check_targets, label_sets, record_checker
 from reasonbench.io import manifest_hash, read_manifest
 from reasonbench.predictions.load import load_predictions
 from reasonbench.predictions.record import PredictionRecord
+from reasonbench.progress import Progress
 
-LOCKED, CONTROLS, CALIBRATION = "test_locked", "controls_locked", "calibration"
+__all__ = ["CalibrationSettings", "analyze", "analyze_report"]
+
+CARDINALITY = "cardinality_test"
+BOOTSTRAPPED = (LOCKED, CARDINALITY)  # plus every split a comparison names
+
+Rows = dict[str, dict[str, dict[int, list[Scored]]]]  # split -> method -> seed -> scored
 
 
-def _decision(r: Scored) -> Decision:
-    predicted_change = (
-        r.said.old is not None and r.said.new is not None and r.said.old != r.said.new
+def _inference(
+    scored: Rows,
+    specs: Sequence[ComparisonSpec],
+    targets: Mapping[str, str],
+    replicates: int,
+    seed: int,
+) -> Inference:
+    outcomes = {
+        m: [o for o in co_primary() if METRICS.get(o).applies(carried(t))]
+        for m, t in targets.items()
+    }
+    designs = {s: design(s, scored[s], replicates, seed) for s in sorted(scored)}
+    splits = {s: method_intervals(d, outcomes) for s, d in designs.items() if d is not None}
+    results = []
+    for spec in specs:
+        shared = [
+            o
+            for o in co_primary()
+            if o in outcomes.get(spec.a, ()) and o in outcomes.get(spec.b, ())
+        ]
+        results.append(compare(spec, designs.get(spec.split), shared))
+    families: dict[str, list[str]] = {}
+    for spec in specs:
+        families.setdefault(spec.family, []).append(spec.name)
+    return Inference(replicates, seed, splits, holm_within(results), families)
+
+
+def analyze_report(
+    data_dir: Path,
+    predictions_dir: Path,
+    comparisons: Sequence[Mapping[str, Any]] = (),
+    replicates: int = 10_000,
+    seed: int = 0,
+    allow_mixed_sources: bool = False,
+    *,
+    role_map: Mapping[str, Any] | None = None,
+    calibration: CalibrationSettings | None = None,
+    progress: bool = False,
+) -> MetricsReport:
+    """The typed report (``metrics.json`` is its JSON form)."""
+    settings = calibration or CalibrationSettings()
+    specs = [ComparisonSpec.of(c) for c in comparisons]
+    names = [s.name for s in specs]
+    if len(set(names)) != len(names):
+        raise SettingsError(f"comparison names must be unique, got {names}")
+    gold = load_gold(data_dir)
+    check = record_checker(gold, label_sets(gold))
+    records = load_predictions(predictions_dir, split_ids(gold), check)
+    by_method: dict[str, list[PredictionRecord]] = defaultdict(list)
+    for rec in records:
+        by_method[rec.method].append(rec)
+    targets = check_targets(by_method)
+    role_table = roles(role_map)
+    wanted = {*BOOTSTRAPPED, *(s.split for s in specs)}
+    scored: Rows = defaultdict(dict)
+    methods: dict[str, MethodEntry] = {}
+    with Progress(len(records), "analyze", "records", enabled=progress) as bar:
+        for method in sorted(by_method):
+            fields = carried(targets[method])
+            per_seed: dict[int, dict[str, list[Scored]]] = defaultdict(lambda: defaultdict(list))
+            for rec in by_method[method]:
+                per_seed[rec.seed][rec.split].append(score(gold[rec.example_id], rec))
+            seeds: dict[str, SeedEntry] = {}
+            for s in sorted(per_seed):
+                splits = {name: per_seed[s][name] for name in sorted(per_seed[s])}
+                seeds[str(s)] = seed_entry(splits, fields, settings, allow_mixed_sources)
+                for name in wanted & set(splits):
+                    scored[name].setdefault(method, {})[s] = splits[name]
+                bar.update(sum(len(v) for v in splits.values()))
+            split_names = sorted({n for entry in seeds.values() for n in entry.splits})
+            pooled = {
+                n: pool(e.splits[n] for e in seeds.values() if n in e.splits) for n in split_names
+            }
+            info = method_info(method, targets[method], sorted(per_seed), split_names, role_table)
+            methods[method] = MethodEntry(info, seeds, pooled)
+    manifest = read_manifest(data_dir)
+    benchmark = manifest.get("config", {}).get("name")
+    return MetricsReport(
+        format=FORMAT,
+        data_manifest_sha256=manifest_hash(manifest),
+        benchmark=None if benchmark is None else str(benchmark),
+        metrics=metric_info(),
+        methods=methods,
+        inference=_inference(dict(scored), specs, targets, replicates, seed),
     )
-    return Decision(
-        predicted_change=predicted_change,
-        account_correct=r.account_correct,
-        gold_changed=not r.gold.receipt.stable,
-        confidence=r.record.confidence,
-        source=r.record.confidence_source or "none",
-    )
-
-
-def _selective(per_split: Mapping[str, Sequence[Scored]], allow_mixed: bool) -> dict[str, Any]:
-    """Per confidence source: thresholds fitted on calibration, applied to the locked test."""
-    if CALIBRATION not in per_split or LOCKED not in per_split:
-        return {}
-    calib = [_decision(r) for r in per_split[CALIBRATION]]
-    test = [_decision(r) for r in per_split[LOCKED]]
-    sources = sorted({d.source for d in calib + test})
-    out = {}
-    for source in sources if not allow_mixed else ["+".join(sources)]:
-        c = [d for d in calib if allow_mixed or d.source == source]
-        t = [d for d in test if allow_mixed or d.source == source]
-        out[source] = [row.to_json() for row in selective_curve(c, t, allow_mixed=allow_mixed)]
-    return out
 
 
 def analyze(
     data_dir: Path,
     predictions_dir: Path,
-    comparisons: Sequence[Mapping[str, str]] = (),
+    comparisons: Sequence[Mapping[str, Any]] = (),
     replicates: int = 10_000,
     seed: int = 0,
     allow_mixed_sources: bool = False,
+    **options: Any,
 ) -> dict[str, Any]:
-    gold = load_gold(data_dir)
-    records = load_predictions(predictions_dir, split_ids(gold))
-    by_method: dict[str, list[PredictionRecord]] = defaultdict(list)
-    for rec in records:
-        by_method[rec.method].append(rec)
-    methods: dict[str, Any] = {}
-    locked: dict[str, dict[int, list[Scored]]] = {}
-    receipt_methods = set()
-    for method in sorted(by_method):
-        rows = by_method[method]
-        accounts = accounts_for_changes(rows)
-        if accounts:
-            receipt_methods.add(method)
-        per_seed: dict[int, dict[str, list[Scored]]] = defaultdict(lambda: defaultdict(list))
-        for rec in rows:
-            per_seed[rec.seed][rec.split].append(score(gold[rec.example_id], rec, accounts))
-        seeds: dict[str, Any] = {}
-        for s in sorted(per_seed):
-            splits = per_seed[s]
-            entry: dict[str, Any] = {
-                "splits": {name: summarize(splits[name]) for name in sorted(splits)},
-                "confidence_sources": sorted(
-                    {r.record.confidence_source or "none" for v in splits.values() for r in v}
-                ),
-            }
-            if LOCKED in splits:
-                entry["subgroups"] = subgroups(splits[LOCKED])
-                locked.setdefault(method, {})[s] = splits[LOCKED]
-                if CONTROLS in splits:
-                    parents = {r.gold.example_id: r for r in splits[LOCKED]}
-                    entry["consistency"] = paired_consistency(parents, splits[CONTROLS])
-            entry["selective"] = _selective(splits, allow_mixed_sources)
-            seeds[str(s)] = entry
-        methods[method] = {"accounts_for_changes": accounts, "seeds": seeds}
-    manifest = read_manifest(data_dir)
-    return {
-        "data_manifest_sha256": manifest_hash(manifest),
-        "benchmark": manifest.get("config", {}).get("name"),
-        "methods": methods,
-        "inference": bootstrap_report(locked, receipt_methods, comparisons, replicates, seed),
-    }
+    """``metrics.json`` as a JSON object (see :func:`analyze_report` for the options)."""
+    return analyze_report(
+        data_dir, predictions_dir, comparisons, replicates, seed, allow_mixed_sources, **options
+    ).to_json()

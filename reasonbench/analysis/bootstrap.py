@@ -7,8 +7,12 @@ answers C (S × U) and unit sizes n (U), a replicate's accuracy is
 
     Σ_s V[b,s] · (W[b] · C[s]) / (Σ_s V[b,s] · (W[b] · n))
 
-— two matrix products, no Python loop over replicates. Paired comparisons use the *same* W and V
-for both methods (seed s of one method is paired with seed s of the other).
+— two matrix products, no Python loop over replicates. Paired comparisons use the *same* W for
+both methods (the same examples are resampled). Seeds: :class:`SplitDraws` draws V once per
+**seed set**, so two methods with the same seeds share V (seed s of one is paired with seed s of
+the other), while methods with different seed sets (a 3-seed run beside a 5-seed one, a
+deterministic baseline with one seed) resample their own seeds independently — each method's
+estimate is the mean over its own seeds, never a cyclic reuse of them (docs/analysis.md).
 """
 
 from __future__ import annotations
@@ -35,6 +39,40 @@ class Resamples:
         units = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=replicates)
         seeds = rng.multinomial(n_seeds, np.full(n_seeds, 1.0 / n_seeds), size=replicates)
         return cls(units.astype(np.float64), seeds.astype(np.float64))
+
+
+def _entropy(*parts: int | str) -> list[int]:
+    """Seed material from ints and names, independent of PYTHONHASHSEED and call order."""
+    out: list[int] = []
+    for part in parts:
+        if isinstance(part, str):
+            out += [0x7FFF, *part.encode()]
+        else:
+            out += [part] if part >= 0 else [0x7FFE, -part]
+    return out
+
+
+class SplitDraws:
+    """The resampling counts of one split: unit draws W shared by every method and comparison of
+    the split, and seed draws V per seed set, each from its own deterministic stream."""
+
+    def __init__(self, split: str, n_units: int, replicates: int, seed: int) -> None:
+        self.split, self.replicates, self.seed = split, replicates, seed
+        rng = np.random.default_rng(_entropy(seed, "units", split))
+        draws = rng.multinomial(n_units, np.full(n_units, 1.0 / n_units), size=replicates)
+        self.units = draws.astype(np.float64)
+        self._seeds: dict[tuple[int, ...], FloatArray] = {}
+
+    def resamples(self, seeds: tuple[int, ...]) -> Resamples:
+        """W with the seed draws of ``seeds`` (the same array for every method with these seeds)."""
+        if seeds not in self._seeds:
+            rng = np.random.default_rng(
+                _entropy(self.seed, "seeds", self.split, len(seeds), *seeds)
+            )
+            n = len(seeds)
+            counts = rng.multinomial(n, np.full(n, 1.0 / n), size=self.replicates)
+            self._seeds[seeds] = counts.astype(np.float64)
+        return Resamples(self.units, self._seeds[seeds])
 
 
 def unit_sums(

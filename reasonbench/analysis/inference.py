@@ -1,110 +1,213 @@
-"""Bootstrap CIs per method and paired comparisons with Holm adjustment (co-primary outcomes)."""
+"""Hierarchical-bootstrap CIs per split and method, and paired comparisons with Holm per family.
+
+The bootstrapped outcomes are the co-primary metrics (registered with ``co_primary=True``; their
+denominator is every example). Per split, :class:`SplitDesign` fixes the examples, their
+independent units and the resampling counts; :func:`distribution` gives one method's estimate (the
+mean over its own seeds) and bootstrap distribution, optionally within a subgroup;
+:func:`compare` turns two distributions into an :class:`Effect` per outcome, and :func:`holm_within`
+adjusts the p-values within each declared family only, so a secondary comparison never changes a
+primary ``p_holm``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 import numpy as np
+from numpy.typing import NDArray
 
 from reasonbench.analysis.bootstrap import (
     FloatArray,
-    Resamples,
+    Interval,
+    SplitDraws,
     holm,
     paired_p_value,
     percentile_interval,
     replicate_means,
     unit_sums,
 )
+from reasonbench.analysis.methods import SettingsError
+from reasonbench.analysis.metrics import METRICS, SUBGROUPS
+from reasonbench.analysis.record import Comparison, Effect, MethodIntervals, SplitInference
 from reasonbench.analysis.scoring import Scored
 
+__all__ = [
+    "ComparisonSpec",
+    "SplitDesign",
+    "co_primary",
+    "compare",
+    "design",
+    "distribution",
+    "holm_within",
+    "method_intervals",
+]
 
-def _verdict(r: Scored) -> bool:
-    return r.verdict_correct
+PerSeed = Mapping[int, Sequence[Scored]]
 
 
-def _receipt(r: Scored) -> bool:
-    return bool(r.receipt_correct)
+@dataclass(frozen=True)
+class ComparisonSpec:
+    """A configured comparison: a − b on ``split``, in Holm family ``family``, with CIs of the
+    difference within each value of the ``by`` subgroups."""
+
+    name: str
+    a: str
+    b: str
+    family: str
+    split: str = "test_locked"
+    by: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, spec: Mapping[str, object]) -> ComparisonSpec:
+        """From one ``comparisons:`` entry; unknown or missing keys and subgroups are refused."""
+        keys = {"name", "a", "b", "family", "split", "by"}
+        missing = sorted({"name", "a", "b"} - set(spec))
+        unknown = sorted(set(spec) - keys)
+        if missing or unknown:
+            raise SettingsError(
+                f"comparison {dict(spec)!r}: "
+                + (f"missing {missing}" if missing else f"unknown key(s) {unknown}")
+                + f" (keys: {', '.join(sorted(keys))})"
+            )
+        name = str(spec["name"])
+        by = spec.get("by") or ()
+        for family in by if isinstance(by, list | tuple) else (by,):
+            if str(family) not in SUBGROUPS:
+                raise SettingsError(f"comparison {name}: by: {SUBGROUPS.unknown(str(family))}")
+        return cls(
+            name,
+            str(spec["a"]),
+            str(spec["b"]),
+            str(spec.get("family") or name),  # undeclared: a family of its own
+            str(spec.get("split") or "test_locked"),
+            tuple(str(x) for x in by) if isinstance(by, list | tuple) else (str(by),),
+        )
 
 
-OUTCOMES: dict[str, Callable[[Scored], bool]] = {
-    "revised_verdict_accuracy": _verdict,
-    "receipt_accuracy": _receipt,
-}
+@dataclass(frozen=True)
+class SplitDesign:
+    split: str
+    ids: tuple[str, ...]  # sorted example ids
+    unit_index: NDArray[np.intp]  # per example id, its unit
+    n_units: int
+    subgroup_of: Mapping[str, tuple[str, ...]]  # subgroup family -> value per example id
+    draws: SplitDraws
+    methods: Mapping[str, PerSeed]  # method -> seed -> scored rows of this split
 
 
-def _matrix(
-    per_seed: Mapping[int, Sequence[Scored]], ids: Sequence[str], outcome: str
-) -> FloatArray:
+def design(
+    split: str, methods: Mapping[str, PerSeed], replicates: int, seed: int
+) -> SplitDesign | None:
+    """The bootstrap design of ``split`` from any method's rows (all cover the same examples)."""
+    if not methods:
+        return None
+    rows = next(iter(next(iter(methods.values())).values()))
+    gold = {r.gold.example_id: r.gold for r in rows}
+    ids = tuple(sorted(gold))
+    units = sorted({g.unit_id for g in gold.values()})
+    position = {u: i for i, u in enumerate(units)}
+    unit_index = np.array([position[gold[i].unit_id] for i in ids], dtype=np.intp)
+    subgroup_of = {
+        name: tuple(SUBGROUPS.get(name)(gold[i]) for i in ids) for name in SUBGROUPS.names()
+    }
+    draws = SplitDraws(split, len(units), replicates, seed)
+    return SplitDesign(split, ids, unit_index, len(units), subgroup_of, draws, methods)
+
+
+def co_primary() -> list[str]:
+    return [n for n in METRICS if METRICS.get(n).co_primary]
+
+
+def _matrix(per_seed: PerSeed, ids: Sequence[str], metric: str) -> FloatArray:
+    """Seeds × examples of the metric's per-example value (its denominator is 1 per example)."""
     index = {example_id: j for j, example_id in enumerate(ids)}
+    observe = METRICS.get(metric).observe
     out = np.zeros((len(per_seed), len(ids)))
     for s, seed in enumerate(sorted(per_seed)):
         for r in per_seed[seed]:
-            out[s, index[r.gold.example_id]] = float(OUTCOMES[outcome](r))
+            seen = observe(r)
+            if seen is None or seen[1] != 1.0:
+                raise SettingsError(f"co-primary metric {metric} must count every example once")
+            out[s, index[r.gold.example_id]] = seen[0]
     return out
 
 
-def bootstrap_report(
-    locked: Mapping[str, Mapping[int, Sequence[Scored]]],  # method -> seed -> scored test_locked
-    receipt_methods: set[str],
-    comparisons: Sequence[Mapping[str, str]],
-    replicates: int,
-    seed: int,
-) -> dict[str, Any]:
-    if not locked:
-        return {"methods": {}, "comparisons": {}}
-    any_rows = next(iter(next(iter(locked.values())).values()))
-    ids = sorted(r.gold.example_id for r in any_rows)
-    units = sorted({r.gold.unit_id for r in any_rows})
-    unit_of = {r.gold.example_id: units.index(r.gold.unit_id) for r in any_rows}
-    unit_index = np.array([unit_of[i] for i in ids])
-    sizes = np.bincount(unit_index, minlength=len(units)).astype(float)
-    n_seeds = max(len(v) for v in locked.values())
-    rng = np.random.default_rng(seed)
-    draws = Resamples.draw(len(units), n_seeds, replicates, rng)
+def distribution(
+    d: SplitDesign, method: str, metric: str, subgroup: tuple[str, str] | None = None
+) -> tuple[float, FloatArray]:
+    """(mean over the method's own seeds, bootstrap distribution), within ``subgroup`` if given."""
+    per_seed = d.methods[method]
+    matrix = _matrix(per_seed, d.ids, metric)
+    index = d.unit_index
+    if subgroup is not None:
+        family, value = subgroup
+        mask = np.array([v == value for v in d.subgroup_of[family]])
+        matrix, index = matrix[:, mask], index[mask]
+    sums = unit_sums(matrix, index, d.n_units)
+    sizes = np.bincount(index, minlength=d.n_units).astype(np.float64)
+    dist = replicate_means(sums, sizes, d.draws.resamples(tuple(sorted(per_seed))))
+    # every seed predicts every example, so the mean over seeds of per-seed means is this
+    return float(matrix.mean()), dist
 
-    def distribution(method: str, outcome: str) -> tuple[float, FloatArray]:
-        matrix = _matrix(locked[method], ids, outcome)
-        # methods with fewer seeds (deterministic baselines) reuse their seeds cyclically
-        matrix = matrix[np.arange(n_seeds) % matrix.shape[0]]
-        sums = unit_sums(matrix, unit_index, len(units))
-        return float(matrix.mean()), replicate_means(sums, sizes, draws)
 
-    methods: dict[str, Any] = {}
-    for method in sorted(locked):
-        outcomes = [o for o in OUTCOMES if o != "receipt_accuracy" or method in receipt_methods]
-        methods[method] = {}
-        for outcome in outcomes:
-            estimate, dist = distribution(method, outcome)
-            methods[method][outcome] = percentile_interval(estimate, dist).to_json()
-    results: dict[str, Any] = {}
-    raw_p: dict[str, float] = {}
-    for comp in comparisons:
-        a, b = comp["a"], comp["b"]
-        if a not in locked or b not in locked:
-            results[comp["name"]] = {"status": "not run", "a": a, "b": b}
-            continue
-        results[comp["name"]] = {"status": "ok", "a": a, "b": b, "outcomes": {}}
-        for outcome in OUTCOMES:
-            if outcome == "receipt_accuracy" and not {a, b} <= receipt_methods:
-                continue
-            est_a, dist_a = distribution(a, outcome)
-            est_b, dist_b = distribution(b, outcome)
-            diff = dist_a - dist_b
-            key = f"{comp['name']}:{outcome}"
-            raw_p[key] = paired_p_value(diff)
-            results[comp["name"]]["outcomes"][outcome] = {
-                **percentile_interval(est_a - est_b, diff).to_json(),
-                "p_value": raw_p[key],
+def method_intervals(d: SplitDesign, outcomes: Mapping[str, Sequence[str]]) -> SplitInference:
+    """CIs of each method's applicable co-primary outcomes (``outcomes``: method -> names)."""
+    methods = {}
+    for method in sorted(d.methods):
+        intervals = {}
+        for metric in outcomes[method]:
+            estimate, dist = distribution(d, method, metric)
+            intervals[metric] = percentile_interval(estimate, dist)
+        methods[method] = MethodIntervals(len(d.methods[method]), intervals)
+    return SplitInference(d.n_units, methods)
+
+
+def _difference(
+    d: SplitDesign, a: str, b: str, metric: str, subgroup: tuple[str, str] | None = None
+) -> tuple[float, FloatArray]:
+    est_a, dist_a = distribution(d, a, metric, subgroup)
+    est_b, dist_b = distribution(d, b, metric, subgroup)
+    return est_a - est_b, dist_a - dist_b
+
+
+def compare(spec: ComparisonSpec, d: SplitDesign | None, outcomes: Sequence[str]) -> Comparison:
+    """a − b on every shared co-primary outcome (``outcomes``); ``p_holm`` is set later."""
+    base = Comparison(spec.name, spec.a, spec.b, spec.family, spec.split, "not run")
+    if d is None or spec.a not in d.methods or spec.b not in d.methods:
+        return base
+    effects = {}
+    for metric in outcomes:
+        estimate, diff = _difference(d, spec.a, spec.b, metric)
+        ci = percentile_interval(estimate, diff)
+        p = paired_p_value(diff)
+        effects[metric] = Effect(ci.estimate, ci.low, ci.high, p, p)
+    breakdown: dict[str, dict[str, dict[str, Interval]]] = {}
+    for family in spec.by:
+        values = sorted(set(d.subgroup_of[family]))
+        breakdown[family] = {
+            value: {
+                metric: percentile_interval(
+                    *_difference(d, spec.a, spec.b, metric, (family, value))
+                )
+                for metric in outcomes
             }
-    adjusted = holm(raw_p)
-    for key, p in adjusted.items():
-        name, outcome = key.split(":")
-        results[name]["outcomes"][outcome]["p_holm"] = p
-    return {
-        "replicates": replicates,
-        "units": len(units),
-        "seeds": n_seeds,
-        "methods": methods,
-        "comparisons": results,
-    }
+            for value in values
+        }
+    return replace(base, status="ok", outcomes=effects, subgroups=breakdown)
+
+
+def holm_within(comparisons: Sequence[Comparison]) -> dict[str, Comparison]:
+    """Holm-adjust each family's (comparison, outcome) p-values among themselves only."""
+    families: dict[str, dict[str, float]] = {}
+    for c in comparisons:
+        for metric, effect in c.outcomes.items():
+            families.setdefault(c.family, {})[f"{c.name}\x00{metric}"] = effect.p_value
+    adjusted = {key: p for family in families.values() for key, p in holm(family).items()}
+    out = {}
+    for c in comparisons:
+        effects = {
+            m: replace(e, p_holm=adjusted[f"{c.name}\x00{m}"]) for m, e in c.outcomes.items()
+        }
+        out[c.name] = replace(c, outcomes=effects)
+    return out

@@ -7,7 +7,7 @@ from typing import Any
 
 from reasonbench.assembly.records import make_record
 from reasonbench.assembly.sampling import Candidate
-from reasonbench.assembly.tasks import UnitTask, select, stratum
+from reasonbench.assembly.tasks import UnitTask, installed_stratum, select
 from reasonbench.controls import CONTROL_KINDS, ControlError
 from reasonbench.strata.base import Stratum
 
@@ -63,7 +63,7 @@ def materialize(
     seed: int,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Records for the unit's selected candidates, and their controls (if ``controls``)."""
-    strat = stratum(task.stratum)
+    strat = installed_stratum(task.stratum)
     records: list[dict[str, Any]] = []
     control_records: list[dict[str, Any]] = []
     for n, cand in enumerate(select(task)):

@@ -67,12 +67,13 @@ def check_quotas(spec: BenchmarkSpec, splits: dict[str, list[Record]]) -> None:
             raise QuotaError(f"{split}: built {counts[split]} cases, quota {want}")
     changed = sum(r["changed"] for r in main)
     ambiguous = sum(r["ambiguous"] for r in main)
-    if (changed, ambiguous) != (spec.changed, spec.ambiguous):
+    quotas = spec.quotas
+    if (changed, ambiguous) != (quotas.changed, quotas.ambiguous):
         raise QuotaError(
-            f"built {changed} changed / {ambiguous} ambiguous, quota {spec.changed} / {spec.ambiguous}"
+            f"built {changed} changed / {ambiguous} ambiguous, quota {quotas.changed} / {quotas.ambiguous}"
         )
     sizes = {r["min_receipt_size"] for r in main if r["changed"]}
-    missing = sorted(set(spec.min_sizes) - sizes)
+    missing = sorted(set(quotas.min_sizes) - sizes)
     if missing:
         raise QuotaError(f"quotas.min_sizes: no case with minimum receipt size {missing}")
 
@@ -99,7 +100,7 @@ def build(
             for t, p in zip(card_tasks, summaries[len(tasks) :], strict=True)
         ]
         jobs = [
-            (t, spec.control_kinds if t.split == spec.control_split else (), "") for t in tasks
+            (t, spec.controls.kinds if t.split == spec.controls.split else (), "") for t in tasks
         ] + [(t, (), f"card-{t.split.removeprefix('cardinality_')}-") for t in card_tasks]
         fn = partial(_materialize, order=order, seed=spec.seed)
         results = shards.map(fn, jobs, "records", progress)

@@ -26,14 +26,14 @@ BUDGET_PER_CASE = 60  # draws allowed per requested case before a pool stops sho
 
 def split_rules(spec: BenchmarkSpec, name: str, strat: Stratum, split: str) -> DrawRules:
     """What a split allows for one stratum (operators, families, depth); validates names."""
-    held_ops = spec.held_out_operators.get(name, ())
+    held_ops = spec.shifts.held_out_operators.get(name, ())
     for op in held_ops:
         if op not in strat.operators:
             raise SpecError(
                 f"shifts.held_out_operators.{name}: unknown operator {op!r} "
                 f"(registered: {sorted(strat.operators)})"
             )
-    held_family = spec.held_out_family.get(name)
+    held_family = spec.shifts.held_out_family.get(name)
     if held_family is not None and held_family not in strat.template_families:
         raise SpecError(
             f"shifts.held_out_family.{name}: unknown template family {held_family!r} "
@@ -57,8 +57,8 @@ def split_rules(spec: BenchmarkSpec, name: str, strat: Stratum, split: str) -> D
             raise SpecError(f"shift_linguistic needs shifts.held_out_family.{name}")
         rules = replace(rules, families=(held_family,))
     if split == "shift_depth":
-        return replace(rules, min_depth=spec.min_depth)
-    return replace(rules, max_depth=spec.min_depth - 1)
+        return replace(rules, min_depth=spec.shifts.depth.min_depth)
+    return replace(rules, max_depth=spec.shifts.depth.min_depth - 1)
 
 
 def _want(case_class: str, share: float) -> int:
@@ -88,13 +88,13 @@ def main_tasks(
         (split, name) for split in SPLITS for name in spec.strata if spec.splits[split][name].cases
     ]
     weights = [spec.splits[s][n].cases for s, n in cells]
-    changed = largest_remainder(spec.changed, weights)
+    changed = largest_remainder(spec.quotas.changed, weights)
     # Ambiguity is apportioned by cases x the stratum's weight: strata differ in how cheaply they
-    # yield ambiguous receipts (spec.ambiguity_weight, documented in docs/benchmark.md).
+    # yield ambiguous receipts (spec.quotas.ambiguity_weight, documented in docs/benchmark.md).
     ambiguous = largest_remainder(
-        spec.ambiguous,
+        spec.quotas.ambiguous,
         [
-            round(w * spec.ambiguity_weight[n] * 1000)
+            round(w * spec.quotas.ambiguity_weight[n] * 1000)
             for w, (_, n) in zip(weights, cells, strict=True)
         ],
     )
@@ -129,7 +129,8 @@ def cardinality_tasks(
 ) -> list[UnitTask]:
     """Post-freeze cardinality experiment: single-source training, multi-source test changes."""
     tasks = []
-    for part, (source_split, total) in spec.cardinality.items():
+    for part, entry in spec.cardinality.items():
+        source_split, total = entry.from_split, entry.cases
         units = [(n, u) for n in spec.strata for u in assignment[n][source_split]]
         for (name, unit_id), n in zip(units, even_split(total, len(units)), strict=True):
             rules = split_rules(spec, name, strata[name], source_split)

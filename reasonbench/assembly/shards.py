@@ -79,7 +79,7 @@ class Shards:
         self, fn: Callable[[T], R], items: Sequence[T], desc: str, progress: bool = True
     ) -> list[R]:
         """``[fn(x) for x in items]``; item ``i`` runs on worker ``i % workers``."""
-        bar = Progress(len(items), desc, "unit", progress)
+        bar = Progress(len(items), desc, "units", progress)
         try:
             if not self._conns:
                 out = []

@@ -1,17 +1,30 @@
 """The benchmark specification: a validated, typed view of ``conf/benchmark/*.yaml``.
 
 Everything that decides *what* is generated lives in the config (data as data); this module only
-checks it and gives it types. Errors name the offending key.
+checks it and gives it types. The dataclasses nest as the YAML does, so ``to_json`` is the config
+itself (it goes into ``MANIFEST.json``) and every section has one reader. Errors name the key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from reasonbench.controls import CONTROL_KINDS
 from reasonbench.strata.registry import STRATA
+
+__all__ = [
+    "SPLITS",
+    "Allocation",
+    "BenchmarkSpec",
+    "CardinalityPart",
+    "Controls",
+    "Quotas",
+    "Shifts",
+    "SpecError",
+    "spec_from_config",
+]
 
 SPLITS: tuple[str, ...] = (
     "train",
@@ -35,22 +48,48 @@ class Allocation:
 
 
 @dataclass(frozen=True)
+class Quotas:
+    changed: int  # gold endpoint changes over all main splits (the rest are stable)
+    ambiguous: int  # receipt-ambiguous cases, a subset of the changed ones
+    min_sizes: tuple[int, ...]  # minimum receipt sizes that must all be present
+    ambiguity_weight: dict[str, float]  # per stratum: its share of ambiguous cases per case
+
+
+@dataclass(frozen=True)
+class Controls:
+    split: str
+    kinds: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class DepthShift:
+    min_depth: int
+
+
+@dataclass(frozen=True)
+class Shifts:
+    held_out_operators: dict[str, tuple[str, ...]]  # per stratum, only in shift_operator
+    held_out_family: dict[str, str | None]  # per stratum, only in shift_linguistic
+    depth: DepthShift  # shift_depth has proof depth >= min_depth, every other split less
+
+
+@dataclass(frozen=True)
+class CardinalityPart:
+    from_split: str
+    cases: int
+
+
+@dataclass(frozen=True)
 class BenchmarkSpec:
     name: str
     seed: int
     strata: tuple[str, ...]
     splits: dict[str, dict[str, Allocation]]  # split -> stratum -> allocation
-    changed: int
-    ambiguous: int
-    min_sizes: tuple[int, ...]
-    ambiguity_weight: dict[str, float]
-    control_split: str
-    control_kinds: tuple[str, ...]
-    held_out_operators: dict[str, tuple[str, ...]]
-    held_out_family: dict[str, str | None]
-    min_depth: int
+    quotas: Quotas
+    controls: Controls
+    shifts: Shifts
     canonical_order: tuple[str, ...]
-    cardinality: dict[str, tuple[str, int]]  # "train"/"test" -> (from_split, cases)
+    cardinality: dict[str, CardinalityPart]  # "train" / "test"
     frozen_manifest: str | None = None  # the committed manifest of this build, if it is frozen
 
     @property
@@ -61,32 +100,17 @@ class BenchmarkSpec:
         return sum(per[stratum].units for per in self.splits.values() if stratum in per)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "seed": self.seed,
-            "strata": list(self.strata),
-            "splits": {
-                s: {k: {"units": a.units, "cases": a.cases} for k, a in per.items()}
-                for s, per in self.splits.items()
-            },
-            "quotas": {
-                "changed": self.changed,
-                "ambiguous": self.ambiguous,
-                "min_sizes": list(self.min_sizes),
-                "ambiguity_weight": dict(self.ambiguity_weight),
-            },
-            "controls": {"split": self.control_split, "kinds": list(self.control_kinds)},
-            "shifts": {
-                "held_out_operators": {k: list(v) for k, v in self.held_out_operators.items()},
-                "held_out_family": dict(self.held_out_family),
-                "depth": {"min_depth": self.min_depth},
-            },
-            "canonical_order": list(self.canonical_order),
-            "cardinality": {
-                k: {"from_split": s, "cases": n} for k, (s, n) in self.cardinality.items()
-            },
-            "frozen_manifest": self.frozen_manifest,
-        }
+        """The config as plain JSON, in the YAML's layout (what ``MANIFEST.json`` records)."""
+        out: dict[str, Any] = _plain(asdict(self))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _get(data: Mapping[str, Any], key: str, where: str) -> Any:
@@ -124,12 +148,15 @@ def _weights(data: Mapping[str, Any], strata: tuple[str, ...]) -> dict[str, floa
     return out
 
 
-def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
-    """Validate a plain mapping (e.g. ``OmegaConf.to_container(cfg.benchmark)``)."""
+def _strata(data: Mapping[str, Any]) -> tuple[str, ...]:
     strata = tuple(_get(data, "strata", ""))
     for name in strata:
         if name not in STRATA:
             raise SpecError(f"benchmark config: strata: {STRATA.unknown(name)}")
+    return strata
+
+
+def _splits(data: Mapping[str, Any], strata: tuple[str, ...]) -> dict[str, dict[str, Allocation]]:
     splits_in = _get(data, "splits", "")
     unknown = sorted(set(splits_in) - set(SPLITS))
     if unknown:
@@ -146,18 +173,48 @@ def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
             if cases and not units:
                 raise SpecError(f"benchmark config: '{where}' asks for {cases} cases from 0 units")
             splits[split][stratum] = Allocation(units, cases)
+    return splits
+
+
+def _quotas(data: Mapping[str, Any], strata: tuple[str, ...]) -> Quotas:
     quotas = _get(data, "quotas", "")
+    return Quotas(
+        changed=_int(_get(quotas, "changed", "quotas."), "quotas.changed"),
+        ambiguous=_int(_get(quotas, "ambiguous", "quotas."), "quotas.ambiguous"),
+        min_sizes=tuple(_get(quotas, "min_sizes", "quotas.")),
+        ambiguity_weight=_weights(quotas.get("ambiguity_weight") or {}, strata),
+    )
+
+
+def _controls(data: Mapping[str, Any]) -> Controls:
     controls = _get(data, "controls", "")
-    shifts = _get(data, "shifts", "")
     kinds = tuple(_get(controls, "kinds", "controls."))
     for kind in kinds:
         if kind not in CONTROL_KINDS:
             raise SpecError(f"benchmark config: controls.kinds: {CONTROL_KINDS.unknown(kind)}")
-    control_split = _get(controls, "split", "controls.")
-    if control_split not in SPLITS:
-        raise SpecError(f"benchmark config: controls.split {control_split!r} is not a split")
+    split = _get(controls, "split", "controls.")
+    if split not in SPLITS:
+        raise SpecError(f"benchmark config: controls.split {split!r} is not a split")
+    return Controls(split, kinds)
+
+
+def _shifts(data: Mapping[str, Any], strata: tuple[str, ...]) -> Shifts:
+    shifts = _get(data, "shifts", "")
+    held_ops = shifts.get("held_out_operators") or {}
+    held_family = shifts.get("held_out_family") or {}
+    depth = _get(shifts, "depth", "shifts.")
+    return Shifts(
+        held_out_operators={s: tuple(held_ops.get(s) or ()) for s in strata},
+        held_out_family={s: held_family.get(s) for s in strata},
+        depth=DepthShift(
+            _int(_get(depth, "min_depth", "shifts.depth."), "shifts.depth.min_depth", 1)
+        ),
+    )
+
+
+def _cardinality(data: Mapping[str, Any]) -> dict[str, CardinalityPart]:
     card = _get(data, "cardinality", "")
-    cardinality = {}
+    out = {}
     for part in ("train", "test"):
         entry = _get(card, part, "cardinality.")
         source = _get(entry, "from_split", f"cardinality.{part}.")
@@ -165,40 +222,35 @@ def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
             raise SpecError(
                 f"benchmark config: cardinality.{part}.from_split {source!r} is not a split"
             )
-        cardinality[part] = (
-            source,
-            _int(_get(entry, "cases", f"cardinality.{part}."), f"cardinality.{part}.cases"),
-        )
-    held_ops = shifts.get("held_out_operators") or {}
-    held_family = shifts.get("held_out_family") or {}
+        cases = _int(_get(entry, "cases", f"cardinality.{part}."), f"cardinality.{part}.cases")
+        out[part] = CardinalityPart(source, cases)
+    return out
+
+
+def spec_from_config(data: Mapping[str, Any]) -> BenchmarkSpec:
+    """Validate a plain mapping (e.g. ``OmegaConf.to_container(cfg.benchmark)``)."""
+    strata = _strata(data)
     spec = BenchmarkSpec(
         name=str(_get(data, "name", "")),
         seed=_int(_get(data, "seed", ""), "seed"),
         strata=strata,
-        splits=splits,
-        changed=_int(_get(quotas, "changed", "quotas."), "quotas.changed"),
-        ambiguous=_int(_get(quotas, "ambiguous", "quotas."), "quotas.ambiguous"),
-        min_sizes=tuple(_get(quotas, "min_sizes", "quotas.")),
-        ambiguity_weight=_weights(quotas.get("ambiguity_weight") or {}, strata),
-        control_split=control_split,
-        control_kinds=kinds,
-        held_out_operators={s: tuple(held_ops.get(s) or ()) for s in strata},
-        held_out_family={s: held_family.get(s) for s in strata},
-        min_depth=_int(
-            _get(_get(shifts, "depth", "shifts."), "min_depth", "shifts.depth."),
-            "shifts.depth.min_depth",
-            1,
-        ),
+        splits=_splits(data, strata),
+        quotas=_quotas(data, strata),
+        controls=_controls(data),
+        shifts=_shifts(data, strata),
         canonical_order=tuple(_get(data, "canonical_order", "")),
-        cardinality=cardinality,
+        cardinality=_cardinality(data),
         frozen_manifest=_optional_text(data, "frozen_manifest"),
     )
-    if spec.ambiguous > spec.changed:
+    quotas = spec.quotas
+    if quotas.ambiguous > quotas.changed:
         raise SpecError(
-            f"impossible quota: quotas.ambiguous ({spec.ambiguous}) exceeds quotas.changed ({spec.changed})"
+            f"impossible quota: quotas.ambiguous ({quotas.ambiguous}) exceeds quotas.changed "
+            f"({quotas.changed})"
         )
-    if spec.changed > spec.total_cases:
+    if quotas.changed > spec.total_cases:
         raise SpecError(
-            f"impossible quota: quotas.changed ({spec.changed}) exceeds the {spec.total_cases} cases of all splits"
+            f"impossible quota: quotas.changed ({quotas.changed}) exceeds the {spec.total_cases} "
+            "cases of all splits"
         )
     return spec

@@ -29,7 +29,8 @@ def install_strata(strata: dict[str, Stratum], seed: int) -> None:
         _UNITS[name] = {unit.unit_id: unit for unit in stratum.units(seed)}
 
 
-def stratum(name: str) -> Stratum:
+def installed_stratum(name: str) -> Stratum:
+    """The stratum :func:`install_strata` made visible to this process."""
     return _STRATA[name]
 
 

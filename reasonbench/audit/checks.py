@@ -83,8 +83,12 @@ def control_relations(
         control = CONTROL_KINDS.get(r["control"])
         gold_parent = _said(parent)
         assert gold_parent.cube is not None  # _said always reads the stored cube
-        if control.relation(gold_parent, _said(r), gold_parent.cube) is not True:
+        gold_control = _said(r)
+        if control.relation(gold_parent, gold_control, gold_parent.cube) is not True:
             problems.append(f"{r['id']}: gold violates the {r['control']} relation")
+        assert gold_control.cube is not None
+        if not all(control.cells(gold_parent.cube, gold_control.cube)):
+            problems.append(f"{r['id']}: gold violates the {r['control']} cell relation")
         problems += control.audit(parent, r)
         checked += 1
     for pid, parent in parents.items():

@@ -46,7 +46,14 @@ def audit(
     chunks = [everything[i : i + CHUNK] for i in range(0, len(everything), CHUNK)]
     label_problems = [
         e
-        for errs in pmap(_errors_of_chunk, chunks, workers, "audit labels", progress)
+        for errs in pmap(
+            _errors_of_chunk,
+            chunks,
+            workers,
+            f"audit labels ({CHUNK} records a chunk)",
+            progress,
+            "chunks",
+        )  # fmt: skip
         for e in errs
     ]
     controls_checked, control_problems = checks.control_relations(

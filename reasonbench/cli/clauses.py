@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from reasonbench.strata.organizational.audit import ClauseAudit, audit_all
+from reasonbench.strata.organizational.clause_audit import ClauseAudit, audit_all
 from reasonbench.strata.organizational.loader import load_clause_set
 from reasonbench.strata.organizational.parse import ClauseError
 from reasonbench.strata.organizational.templates import load_templates

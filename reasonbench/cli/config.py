@@ -12,9 +12,11 @@ Problems are :class:`ConfigError`, one line each.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,7 @@ from omegaconf.errors import OmegaConfBaseException
 from reasonbench.cli.schemas import SCHEMAS
 from reasonbench.registry import closest
 
-__all__ = ["CONF_DIR", "ConfigError", "compose", "key_help", "validate"]
+__all__ = ["CONF_DIR", "ConfigError", "compose", "key_help", "prepare", "validate"]
 
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
 
@@ -82,6 +84,13 @@ def groups_of(config_name: str) -> dict[str, list[str]]:
 
 def compose(config_name: str, overrides: Sequence[str] = ()) -> DictConfig:
     """The composed config (Hydra's compose API); composition errors are one line."""
+    return copy.deepcopy(_composed(config_name, tuple(overrides)))
+
+
+@lru_cache(maxsize=64)
+def _composed(config_name: str, overrides: tuple[str, ...]) -> DictConfig:
+    # one composition costs a few hundred ms; checking a command line composes the same base
+    # several times (and a test suite composes the same commands over and over)
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
@@ -112,9 +121,22 @@ def _has_key(cfg: DictConfig, key: str) -> bool:
     return True
 
 
+# Free-form mappings whose keys only their consumer knows: the arguments of your own judge
+# factory (judge=custom) and the options of a certify plug-in; both start empty and the factory
+# checks what it gets.
+FREE_FORM = ("judge.args", "plugin_options")
+
+
 def _open(cfg: DictConfig, key: str) -> bool:
-    """Whether ``key`` lies inside a free-form mapping (a judge factory's ``args``)."""
-    return key.startswith("judge.args.") and _has_key(cfg, "judge.args")
+    """Whether ``key`` is a new key of a free-form mapping (:data:`FREE_FORM`) left empty by the
+    config."""
+    for mapping in FREE_FORM:
+        if key.startswith(mapping + ".") and _has_key(cfg, mapping):
+            node: Any = cfg
+            for part in mapping.split("."):
+                node = node._get_node(part)
+            return isinstance(node, DictConfig) and len(node) == 0
+    return False
 
 
 def _check_groups(config_name: str, parsed: list[Override]) -> None:
@@ -134,10 +156,18 @@ def _check_groups(config_name: str, parsed: list[Override]) -> None:
                 )
 
 
-def _check_keys(config_name: str, parsed: list[Override], base: DictConfig) -> None:
+def _check_keys(config_name: str, parsed: list[Override], base: DictConfig) -> list[Override]:
+    """The overrides as Hydra must see them: a new key of a free-form mapping gets the ``+`` that
+    Hydra's struct mode requires (the user never writes one)."""
     groups = groups_of(config_name)
     keys = list(flat_keys(base))
+    out = []
     for o in parsed:
+        if _open(base, o.key) and o.kind in ("change", "add"):
+            text = o.text if o.kind == "add" else "+" + o.text
+            out.append(Override(text, o.key, o.values, "add"))
+            continue
+        out.append(o)
         if o.key == "hydra" or o.key.startswith(("hydra.", "hydra/")) or o.key in groups:
             continue
         if o.kind == "delete":
@@ -147,14 +177,13 @@ def _check_keys(config_name: str, parsed: list[Override], base: DictConfig) -> N
             continue
         if known:
             raise ConfigError(f"{o.key} exists: set it with {o.key}=..., not {o.text!r}, {_WHERE}")
-        if o.kind == "add" and _open(base, o.key):
-            continue  # a judge factory's own keyword argument; the factory checks it
         hint = closest(o.key, keys)
         also = f"; did you mean {hint!r}?" if hint else ""
         command = config_name.replace("_", "-")
         raise ConfigError(
             f"unknown key {o.key!r}{also} (reasonbench {command} --help lists the keys), {_WHERE}"
         )
+    return out
 
 
 _TYPE_NAMES = {
@@ -241,21 +270,27 @@ def _variants(parsed: list[Override]) -> Iterator[tuple[list[str], str]]:
             yield variant, f"in the sweep {o.text!r}"
 
 
-def validate(config_name: str, overrides: Sequence[str]) -> DictConfig:
-    """Check ``overrides`` for command ``config_name`` and return the composed config (of the
-    first value of every sweep); :class:`ConfigError` on the first problem."""
+def prepare(config_name: str, overrides: Sequence[str]) -> tuple[DictConfig, list[str]]:
+    """Check ``overrides`` for command ``config_name``; return the composed config (of the first
+    value of every sweep) and the overrides as Hydra must receive them. :class:`ConfigError` on
+    the first problem."""
     parsed = parse_overrides(overrides)
     _check_groups(config_name, parsed)
     groups = groups_of(config_name)
     selections = [f"{o.key}={o.values[0]}" for o in parsed if o.key in groups]
-    _check_keys(config_name, parsed, compose(config_name, selections))
+    parsed = _check_keys(config_name, parsed, compose(config_name, selections))
     composed: DictConfig | None = None
     for variant, setting in _variants(parsed):
         cfg = compose(config_name, variant)
         _check_types(config_name, cfg, setting)
         composed = composed or cfg
     assert composed is not None
-    return composed
+    return composed, [o.text for o in parsed]
+
+
+def validate(config_name: str, overrides: Sequence[str]) -> DictConfig:
+    """:func:`prepare`'s composed config alone."""
+    return prepare(config_name, overrides)[0]
 
 
 def key_help(config_name: str) -> list[tuple[str, str, str]]:
@@ -268,7 +303,7 @@ def key_help(config_name: str) -> list[tuple[str, str, str]]:
         if key == "hydra":
             continue
         node = cfg._get_node(str(key))
-        if isinstance(node, DictConfig):
+        if isinstance(node, DictConfig) and len(node) > 0:
             group = CONF_DIR / str(key)
             sub = _comments(next(iter(sorted(group.glob("*.yaml"))), Path("/nonexistent")))
             for child in node:
@@ -290,7 +325,11 @@ def _show(node: Any) -> str:
         text = OmegaConf.to_yaml(node, resolve=False).strip().replace("\n", " ")
         return text if len(text) <= 40 else text[:37] + "..."
     value = node._value() if hasattr(node, "_value") else node
-    return "null" if value is None else str(value)
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return '""' if value == "" else str(value)
 
 
 def _comments(path: Path) -> dict[str, str]:

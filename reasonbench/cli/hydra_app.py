@@ -19,7 +19,7 @@ from typing import Any
 import hydra
 from omegaconf import DictConfig
 
-from reasonbench.cli.config import CONF_DIR, ConfigError, groups_of, key_help, validate
+from reasonbench.cli.config import CONF_DIR, ConfigError, groups_of, key_help, prepare
 from reasonbench.cli.errors import fail, guarded
 
 __all__ = ["CONF_DIR", "HYDRA_APPS", "add_hydra_parsers", "dispatch", "fail", "run_hydra"]
@@ -99,7 +99,7 @@ def run_hydra(
         print(command_help(command, config_name, description), end="")
         return 0
     try:
-        validate(config_name, overrides)
+        overrides = prepare(config_name, overrides)[1]
     except ConfigError as exc:
         return fail(command, str(exc))
     status = {"code": 0}

@@ -3,7 +3,9 @@
 A Hydra app (``conf/judge_card.yaml``); the judge is the config group ``judge`` (``conf/judge/``):
 ``reasonbench judge-card judge=tfidf data_dir=/tmp/rb``, or several with ``--multirun
 judge=majority,tfidf``. Writes ``judge_card.{md,html,json}``, ``figures/`` and, with
-``write_answers``, the stress suite and every answer, under ``out_dir``.
+``write_answers``, the stress suite and every answer, under ``out_dir``. Answers come through the
+answering path of ``reasonbench evaluate`` (local model judges cache under ``cache_dir``, a served
+judge in its own ``judge.args.cache_dir``).
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig, OmegaConf
-from omegaconf.errors import MissingMandatoryValue
 
 from reasonbench.cli.hydra_app import add_hydra_parsers, fail
 
@@ -23,18 +24,15 @@ HELP = "audit a judge: policy-invariance stress test + accuracy -> Judge Card (m
 
 
 def run(cfg: DictConfig) -> int:
-    from reasonbench.invariance.certify import CertificationError
+    from reasonbench.cli.judges import configured_judge
+    from reasonbench.evaluate.run import Metered
     from reasonbench.invariance.metrics import PisConfig
     from reasonbench.invariance.suite import SuiteError
-    from reasonbench.judges import JudgeError, make_judge
+    from reasonbench.judges import JudgeError
     from reasonbench.reports.judge_card import CardSettings, evaluate_judge, write_card
+    from reasonbench.serve import ServeError
+    from reasonbench.strata.organizational.rewrites.certify import CertificationError
 
-    try:
-        args: Any = OmegaConf.to_container(cfg.judge.args, resolve=True, throw_on_missing=True)
-    except MissingMandatoryValue as exc:
-        return fail(
-            COMMAND, f"set {exc.full_key} (e.g. {exc.full_key}=/path) for judge={cfg.judge.name}"
-        )
     pis: Any = OmegaConf.to_container(cfg.pis, resolve=True)
     settings = CardSettings(
         splits=tuple(cfg.splits),
@@ -46,11 +44,13 @@ def run(cfg: DictConfig) -> int:
         controls=bool(cfg.controls),
         pis=PisConfig(**pis),
     )
+    cache_dir = Path(cfg.cache_dir) if cfg.cache_dir is not None else None
     try:
-        judge = make_judge(str(cfg.judge.factory), name=str(cfg.judge.name), **args)
-        info = {"factory": str(cfg.judge.factory), "args": args}
-        card, suite, answers = evaluate_judge(judge, Path(cfg.data_dir), settings, info)
-    except (JudgeError, SuiteError, CertificationError, FileNotFoundError) as exc:
+        judge, info = configured_judge(cfg)
+        card, suite, answers = evaluate_judge(
+            judge, Path(cfg.data_dir), settings, info, cache_dir, show_progress=bool(cfg.progress)
+        )
+    except (JudgeError, ServeError, SuiteError, CertificationError, FileNotFoundError) as exc:
         return fail(COMMAND, str(exc))
     keep = bool(cfg.write_answers)
     written = write_card(
@@ -62,6 +62,8 @@ def run(cfg: DictConfig) -> int:
     )
     pis_value = "undefined" if card.pis is None else f"{card.pis:.2f}"
     print(f"{judge.name}: PIS {pis_value} on {card.data['items']} items -> {written['html']}")
+    if isinstance(judge, Metered):
+        print(f"{judge.name}: {judge.usage.summary()}")
     return 0
 
 

@@ -7,7 +7,17 @@ import sys
 from collections.abc import Sequence
 
 from reasonbench import __version__
-from reasonbench.cli import benchmark, clauses, hydra_app, judge_card, learning, receipt, results
+from reasonbench.cli import (
+    benchmark,
+    certify,
+    clauses,
+    evaluate,
+    hydra_app,
+    judge_card,
+    learning,
+    receipt,
+    results,
+)
 from reasonbench.cli.errors import guarded
 
 DESCRIPTION = """\
@@ -36,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
     results.add_parsers(subparsers)
     learning.add_parsers(subparsers)
     judge_card.add_parser(subparsers)
+    evaluate.add_parser(subparsers)
+    certify.add_parser(subparsers)
     return parser
 
 

@@ -47,12 +47,13 @@ def run_baselines(cfg: DictConfig) -> int:
 
 
 def run_analyze(cfg: DictConfig) -> int:
-    from reasonbench.analysis.analyze import analyze
+    from reasonbench.analysis.analyze import CalibrationSettings, analyze
     from reasonbench.analysis.selective import MixedSourceError
     from reasonbench.io import OutputDir
     from reasonbench.predictions import PredictionFileError
 
     comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
+    roles: Any = OmegaConf.to_container(cfg.methods, resolve=True)
     try:
         metrics = analyze(
             Path(cfg.data_dir),
@@ -61,6 +62,14 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.replicates,
             cfg.seed,
             cfg.allow_mixed_sources,
+            role_map=roles,
+            calibration=CalibrationSettings(
+                tuple(cfg.calibration_maps),
+                tuple(cfg.selective_on),
+                cfg.reliability_bins,
+                cfg.calibration_min_points,
+            ),
+            progress=bool(cfg.progress),
         )
     except (FileNotFoundError, PredictionFileError, MixedSourceError) as exc:
         return fail("analyze", str(exc))

@@ -138,8 +138,16 @@ class BaselinesSchema:
 
 
 @dataclass
+class MethodRoleSchema:
+    method: str = MISSING
+    target: str | None = None
+    model: str | None = None
+    data: str | None = None
+
+
+@dataclass
 class AnalyzeSchema:
-    methods: dict[str, str] = MISSING
+    methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
     predictions_dir: str = MISSING
     out: str = MISSING
@@ -147,12 +155,17 @@ class AnalyzeSchema:
     replicates: int = MISSING
     seed: int = MISSING
     allow_mixed_sources: bool = MISSING
+    calibration_maps: list[str] = MISSING
+    selective_on: list[str] = MISSING
+    reliability_bins: int = MISSING
+    calibration_min_points: int = MISSING
+    progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
 
 
 @dataclass
 class TablesSchema:
-    methods: dict[str, str] = MISSING
+    methods: dict[str, MethodRoleSchema] = MISSING
     data_dir: str = MISSING
     metrics: str = MISSING
     out_dir: str = MISSING
@@ -189,8 +202,25 @@ class JudgeCardSchema:
     margin: int = MISSING
     replicates: int = MISSING
     controls: bool = MISSING
+    progress: bool = MISSING
     write_answers: bool = MISSING
+    cache_dir: str | None = None
     pis: PisSchema = field(default_factory=PisSchema)
+
+
+@dataclass
+class EvaluateSchema:
+    judge: JudgeSchema = field(default_factory=JudgeSchema)
+    data_dir: str = MISSING
+    splits: list[str] = MISSING
+    runs: int = MISSING
+    seed: int = MISSING
+    predictions_dir: str = MISSING
+    out_dir: str = MISSING
+    overwrite: bool = MISSING
+    cache_dir: str | None = None
+    lenient: bool = MISSING
+    progress: bool = MISSING
 
 
 @dataclass
@@ -237,6 +267,26 @@ class PredictSchema:
     progress: bool = MISSING
 
 
+@dataclass
+class CertifySchema:
+    cases: str = MISSING
+    adjudicator: str = MISSING
+    labels: list[str] = MISSING
+    out_dir: str = MISSING
+    overwrite: bool = MISSING
+    execution: str = MISSING
+    budget: int | None = None
+    order: list[str] | None = None
+    repeats: int = MISSING
+    workers: int = MISSING
+    timeout_s: float = MISSING
+    cache: str | None = None
+    adjudicator_version: str = MISSING
+    sources: list[str] | None = None
+    progress: bool = MISSING
+    plugin_options: dict[str, Any] = MISSING
+
+
 for _name, _schema in (
     ("generate", GenerateSchema),
     ("audit", AuditSchema),
@@ -244,7 +294,9 @@ for _name, _schema in (
     ("analyze", AnalyzeSchema),
     ("tables", TablesSchema),
     ("judge_card", JudgeCardSchema),
+    ("evaluate", EvaluateSchema),
     ("train", TrainSchema),
     ("predict", PredictSchema),
+    ("certify", CertifySchema),
 ):
     SCHEMAS.register(_name, _schema)

@@ -9,8 +9,11 @@ from reasonbench.controls.base import (
     ControlKind,
 )
 from reasonbench.controls.relations import (
+    CellRelation,
     consistent,
     identical,
+    identical_cells,
+    inverse_cells,
     inverse_consistent,
     inverse_cube,
     minimal_transversals,
@@ -20,10 +23,13 @@ from reasonbench.controls.relations import (
 __all__ = [
     "CONTROL_KINDS",
     "BuiltControl",
+    "CellRelation",
     "ControlError",
     "ControlKind",
     "consistent",
     "identical",
+    "identical_cells",
+    "inverse_cells",
     "inverse_consistent",
     "inverse_cube",
     "minimal_transversals",

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from reasonbench.controls.relations import CellRelation, identical_cells
 from reasonbench.core.answer import Answer
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
@@ -74,6 +75,7 @@ class ControlKind:
     audit: StructuralCheck = no_structural_check
     applies: Callable[[Stratum], bool] = every_stratum  # strata that can build it
     description: str = ""
+    cells: CellRelation = identical_cells  # the cube-cell check: audit on gold, diagnostic on cubes
 
 
 CONTROL_KINDS: Registry[ControlKind] = Registry("control")

@@ -10,7 +10,12 @@ from itertools import permutations
 from typing import Any
 
 from reasonbench.controls.base import CONTROL_KINDS, BuiltControl, ControlError, ControlKind
-from reasonbench.controls.relations import identical, inverse_consistent, inverse_cube
+from reasonbench.controls.relations import (
+    identical,
+    inverse_cells,
+    inverse_consistent,
+    inverse_cube,
+)
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.receipt import Receipt, receipt_of
 from reasonbench.strata.base import Stratum, SupportsQuarantine, Transition
@@ -110,6 +115,7 @@ INVERSE = _register(
     ControlKind(
         "inverse", "inv", "inverse", _inverse, inverse_consistent, _swaps_states,
         description="old and new swapped: endpoints swap, cells re-indexed by complement",
+        cells=inverse_cells,
     )
 )  # fmt: skip
 PERMUTATION = _register(

@@ -1,11 +1,6 @@
 """Core semantics: states, the adjudicator protocol, cubes, receipts, certification, accounting."""
 
-from reasonbench.core.accounting import (
-    AccountingSummary,
-    Outcome,
-    account,
-    classify,
-)
+from reasonbench.core.accounting import Outcome, classify
 from reasonbench.core.adjudicator import (
     REFER,
     Adjudicator,
@@ -17,6 +12,7 @@ from reasonbench.core.adjudicator import (
 from reasonbench.core.answer import Answer
 from reasonbench.core.certify import Certificate, certify_adaptive, certify_exhaustive
 from reasonbench.core.cube import Cube, Oracle, execute_cube, state_oracle
+from reasonbench.core.monotone import MonotoneCertificate, certify_monotone, monotone_lower_bound
 from reasonbench.core.receipt import (
     Receipt,
     canonical_family,
@@ -36,25 +32,28 @@ from reasonbench.core.sources import (
     popcount,
 )
 from reasonbench.core.state import EvaluatorState, changed_sources, hybrid, state_from_mapping
+from reasonbench.core.verdict_order import MonotoneCheck, Violation, validate_order
 
 __all__ = [
     "GNA",
     "REFER",
-    "AccountingSummary",
     "Answer",
     "Adjudicator",
     "Certificate",
     "Cube",
     "EvaluatorState",
+    "MonotoneCertificate",
+    "MonotoneCheck",
     "Oracle",
     "Outcome",
     "Receipt",
-    "account",
+    "Violation",
     "canonical_family",
     "cell_key",
     "cell_order",
     "certify_adaptive",
     "certify_exhaustive",
+    "certify_monotone",
     "changed_sources",
     "check_verdict",
     "classify",
@@ -66,6 +65,7 @@ __all__ = [
     "is_antichain",
     "mask_from_names",
     "mask_members",
+    "monotone_lower_bound",
     "minimal_sufficient",
     "parse_cell_key",
     "popcount",
@@ -74,4 +74,5 @@ __all__ = [
     "registered_adjudicators",
     "state_from_mapping",
     "state_oracle",
+    "validate_order",
 ]

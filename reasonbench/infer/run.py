@@ -72,7 +72,7 @@ def decode_missing(job: PredictJob, state: Any, todo: Sequence[int]) -> int:
         return 0
     model = load_predictor(job, state.device)
     partial = job.out.with_name(f"{job.out.name}.rank{state.process_index}.partial")
-    bar = Progress(count, "predict", "ex", bool(cfg.progress))
+    bar = Progress(count, "predict", "examples", bool(cfg.progress))
     partial.unlink(missing_ok=True)
     budget = int(job.decoding["max_new_tokens"])
     with JsonlWriter(partial) as writer:

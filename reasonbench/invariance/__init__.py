@@ -3,7 +3,6 @@
 an execution-defined clear/ambiguous split, and the metrics (Δflip, R_dir, U_rate, PIS) with
 clustered bootstrap intervals. See docs/invariance.md."""
 
-from reasonbench.invariance.certify import CertificationError, Certifier
 from reasonbench.invariance.metrics import invariance_report, pis
 from reasonbench.invariance.report import (
     Comparison,
@@ -14,7 +13,13 @@ from reasonbench.invariance.report import (
     Repeat,
 )
 from reasonbench.invariance.suite import StressItem, StressSuite, SuiteError, build_suite
-from reasonbench.invariance.wording import RewriteSet, Variant, Wording, load_rewrites
+from reasonbench.strata.organizational.rewrites.certify import CertificationError, Certifier
+from reasonbench.strata.organizational.rewrites.wording import (
+    RewriteSet,
+    Variant,
+    Wording,
+    load_rewrites,
+)
 
 __all__ = [
     "CertificationError",

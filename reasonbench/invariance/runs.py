@@ -2,7 +2,8 @@
 
 Runs: a greedy judge answers every prompt once and the base prompts a second time — the two
 answers must be identical (jitter verified 0); a sampling judge answers every prompt ``reruns``
-times (>= 3), run ``r`` with seed ``seed + r``. Verdicts are read with the judge's frozen target
+times (>= 3), run ``r`` with seed ``seed + r``. The seed is part of every cache key, so a second
+run is asked again, never read back. Verdicts are read with the judge's frozen target
 parser; an answer it refuses is a parse failure (``None``).
 """
 
@@ -10,10 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from reasonbench.core.sources import GNA
 from reasonbench.invariance.metrics import Comparison, PairRuns, Repeat
 from reasonbench.invariance.suite import StressSuite
+from reasonbench.judges.answering import Progress, ask_judge
 from reasonbench.judges.base import Judge, JudgeError
 from reasonbench.strata.organizational.model import LABELS
 from reasonbench.targets import ParseResult, parse_target
@@ -38,17 +41,19 @@ def run_plan(judge: Judge, reruns: int) -> RunPlan:
     return RunPlan(1, 2)  # greedy: one answer, plus a second on base prompts to verify jitter 0
 
 
-def ask(judge: Judge, prompts: Sequence[str], runs: int, seed: int = 0) -> Answers:
-    """Every distinct prompt answered ``runs`` times (one ``generate`` call per run)."""
-    unique = list(dict.fromkeys(prompts))
-    answers: dict[str, list[str]] = {p: [] for p in unique}
-    for run in range(runs):
-        texts = judge.generate(unique, seed=seed + run)
-        if len(texts) != len(unique) or not all(isinstance(t, str) for t in texts):
-            raise JudgeError(f"{judge.name}: run {run} gave {len(texts)} answers for {len(unique)}")
-        for prompt, text in zip(unique, texts, strict=True):
-            answers[prompt].append(text)
-    return {p: tuple(a) for p, a in answers.items()}
+def ask(
+    judge: Judge,
+    prompts: Sequence[str],
+    runs: int,
+    seed: int = 0,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> Answers:
+    """Every distinct prompt answered ``runs`` times — through the one answering path of
+    ``reasonbench evaluate`` (:func:`reasonbench.judges.answering.ask_judge`: its cache, its
+    resume); the parser reads each answer's text."""
+    answered = ask_judge(judge, prompts, runs, seed, cache_dir, progress)
+    return {p: tuple(a.text for a in answers) for p, answers in answered.items()}
 
 
 def parse_answers(

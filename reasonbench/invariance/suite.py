@@ -21,14 +21,15 @@ from typing import Any
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.receipt import receipt_of
 from reasonbench.invariance.ambiguity import ambiguity_reasons
-from reasonbench.invariance.certify import Certifier
-from reasonbench.invariance.render import rewrite_prompt
 from reasonbench.invariance.thresholds import Shift, choose_shift
-from reasonbench.invariance.wording import RewriteSet, load_rewrites
 from reasonbench.io import SplitError, read_split
+from reasonbench.progress import progress as iterate
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational import OrganizationalStratum
 from reasonbench.strata.organizational.adjudicator import ADJUDICATOR
+from reasonbench.strata.organizational.rewrites.certify import Certifier
+from reasonbench.strata.organizational.rewrites.render import rewrite_prompt
+from reasonbench.strata.organizational.rewrites.wording import RewriteSet, load_rewrites
 from reasonbench.strata.organizational.schema import Clause
 
 __all__ = ["Pair", "Rewrite", "StressItem", "StressSuite", "SuiteError", "build_suite"]
@@ -224,14 +225,16 @@ def build_suite(
     max_items: int | None = None,
     margin: int = 1,
     rewrites: RewriteSet | None = None,
+    progress: bool = False,
 ) -> StressSuite:
-    """The suite over the organizational items of ``splits`` (a seeded subset if ``max_items``)."""
+    """The suite over the organizational items of ``splits`` (a seeded subset if ``max_items``);
+    every rewrite is certified by execution, which takes a while on the whole locked split."""
     rows = sorted(read_rows(data_dir, splits), key=lambda r: r["id"])
     if not rows:
         raise SuiteError(f"no organizational items in splits {list(splits)} of {data_dir}")
     if max_items is not None and max_items < len(rows):
         rows = sorted(random.Random(f"{seed}:items").sample(rows, max_items), key=lambda r: r["id"])
     builder = _Builder(rewrites or load_rewrites(), seed, margin)
-    items = tuple(builder.item(row) for row in rows)
+    items = tuple(builder.item(row) for row in iterate(rows, "judge-card suite", "items", progress))
     without = sum(i.pair is None for i in items)
     return StressSuite(items, dict(sorted(builder.unchanged.items())), without)

@@ -32,6 +32,7 @@ from reasonbench.io.splits import (
     SplitError,
     read_split,
     read_splits,
+    split_columns,
     split_names,
     split_path,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "replace_directory",
     "sha256_file",
     "sha256_text",
+    "split_columns",
     "split_names",
     "split_path",
     "write_bytes",

@@ -42,9 +42,14 @@ def die_with_parent(parent_pid: int) -> None:
 
 
 def pmap(
-    fn: Callable[[T], R], items: Sequence[T], workers: int, desc: str, progress: bool = True
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    workers: int,
+    desc: str,
+    progress: bool = True,
+    unit: str = "items",
 ) -> list[R]:
-    with Progress(len(items), desc, "unit", progress) as bar:
+    with Progress(len(items), desc, unit, progress) as bar:
         if workers <= 1 or len(items) < 2:
             out = []
             for item in items:

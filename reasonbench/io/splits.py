@@ -19,6 +19,7 @@ __all__ = [
     "SplitError",
     "read_split",
     "read_splits",
+    "split_columns",
     "split_names",
     "split_path",
 ]
@@ -59,6 +60,15 @@ def split_path(data_dir: Path, split: str) -> Path:
     present = ", ".join(split_names(data_dir)) or "none"
     hint = " (cardinality splits need generate cardinality=true)" if "cardinality" in split else ""
     raise SplitError(f"split {split!r} not found under {data_dir} (present: {present}){hint}")
+
+
+def split_columns(data_dir: Path, split: str) -> list[str]:
+    """The column names stored in a split's file (read from its schema, not its rows)."""
+    path = split_path(data_dir, split)
+    try:
+        return list(pq.read_schema(path).names)
+    except (pa.ArrowException, OSError) as exc:
+        raise SplitError(f"{path}: unreadable split file ({exc})") from None
 
 
 def read_split(data_dir: Path, split: str, columns: Sequence[str] | None = None) -> list[Row]:

@@ -1,7 +1,8 @@
 """Judges: one interface (prompt in, text out, optional sampling) and adapters for a trained LoRA
-checkpoint, any local causal LM used zero-shot, and the surface baselines."""
+checkpoint, any local causal LM used zero-shot, any OpenAI-compatible served model (``openai``),
+and the surface baselines."""
 
-from reasonbench.judges import baseline, hf, lora, tiny  # noqa: F401  (registers the factories)
+from reasonbench.judges import baseline, hf, lora, served, tiny  # noqa: F401  (registers them)
 from reasonbench.judges.base import (
     Decoding,
     Judge,

@@ -89,10 +89,22 @@ def register_judge(name: str) -> Callable[[Factory], Factory]:
 
 
 def make_judge(factory: str, **kwargs: Any) -> Judge:
-    """Build a judge with the registered factory ``factory``; the error lists known names."""
+    """Build a judge with the registered factory ``factory`` — or your own, named as
+    ``"package.module:function"`` (imported on first use); the error lists known names."""
+    if factory not in JUDGES and ":" in factory:
+        JUDGES.register_lazy(factory, factory)
     if factory not in JUDGES:
         raise JudgeError(JUDGES.unknown(factory))
-    build = JUDGES.get(factory)
+    try:
+        build = JUDGES.get(factory)
+    except (ImportError, AttributeError, ValueError) as exc:
+        JUDGES.unregister(factory)
+        raise JudgeError(
+            f"judge factory {factory!r} cannot be loaded ({exc}; is its module on PYTHONPATH?), "
+            "key judge.factory"
+        ) from None
+    if not callable(build):
+        raise JudgeError(f"judge factory {factory!r} is not callable")
     accepted = inspect.signature(build).parameters
     if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in accepted.values()):
         unknown = sorted(set(kwargs) - set(accepted))

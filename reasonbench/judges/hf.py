@@ -3,36 +3,52 @@
 :class:`CausalLMJudge` batches prompts and decodes them greedily or by sampling through the
 project's one inference stack: the backbone loader of :mod:`reasonbench.models` and the decoder of
 :mod:`reasonbench.infer.decode` (the same loop ``reasonbench predict`` runs); it keeps only the
-new tokens. ``hf_zero_shot`` wraps each prompt in the task :func:`instruction`, through
-the tokenizer's chat template when it has one (``prompt_style: auto``) or as plain text; it
-disables a Qwen3-style thinking block. Answers are cut to the target's number of lines (a
-zero-shot model often keeps talking); the strict parser then reads them unchanged.
+new tokens. ``hf_zero_shot`` wraps each prompt in the task instruction and ``num_fewshot``
+examples from ``train`` (:mod:`reasonbench.judges.prompting`, shared with the served judge),
+through the tokenizer's chat template when it has one (``prompt_style: auto``) or as plain text;
+it disables a Qwen3-style thinking block. Answers lose a leading reasoning block and are cut to
+the target's number of lines (a zero-shot model often keeps talking); the strict parser then
+reads them unchanged.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reasonbench.cache import sha256_text
+from reasonbench.judges.answering import Output
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.instructions import instruction
+from reasonbench.judges.prompting import Prompter, fewshot_examples
+from reasonbench.serve.wire import split_reasoning
 from reasonbench.targets import get_target
 
 if TYPE_CHECKING:  # torch loads with the first model, not with the judge registry
     from reasonbench.infer.decode import Chooser
 
-__all__ = ["CausalLMJudge", "hf_zero_shot", "load_causal_lm", "trim_answer"]
+__all__ = [
+    "CausalLMJudge",
+    "hf_zero_shot",
+    "load_causal_lm",
+    "model_identity",
+    "trim_answer",
+    "trim_lines",
+]
 
 GREEDY = Decoding()
-THINK = re.compile(r"^\s*<think>.*?</think>\s*", re.DOTALL)
+
+
+def trim_lines(text: str, target: str) -> str:
+    """The first non-empty lines the target has."""
+    lines = [line for line in text.strip().split("\n") if line.strip()]
+    return "\n".join(lines[: get_target(target).lines])
 
 
 def trim_answer(text: str, target: str) -> str:
-    """An empty ``<think>`` block dropped, then the first non-empty lines the target has."""
-    lines = [line for line in THINK.sub("", text).strip().split("\n") if line.strip()]
-    return "\n".join(lines[: get_target(target).lines])
+    """A leading ``<think>`` block dropped, then the first non-empty lines the target has."""
+    return trim_lines(split_reasoning(text)[0], target)
 
 
 def load_causal_lm(path: str | Path, dtype: str = "fp32", device: str = "auto") -> tuple[Any, Any]:
@@ -58,6 +74,13 @@ def load_causal_lm(path: str | Path, dtype: str = "fp32", device: str = "auto") 
     return model.to(where).eval(), tokenizer
 
 
+def model_identity(factory: str, path: str | Path, dtype: str, device: str) -> dict[str, Any]:
+    """A local model as its judges' fingerprints name it (directory identity, not its path)."""
+    from reasonbench.models.backbone import identity
+
+    return {"factory": factory, "model": identity(Path(path)), "dtype": dtype, "device": device}
+
+
 class CausalLMJudge:
     """A causal LM answering prompts: ``render`` turns a benchmark prompt into the model's input
     text, which is decoded in batches of ``batch_size`` by the project's decoder
@@ -74,10 +97,25 @@ class CausalLMJudge:
         decoding: Decoding = GREEDY,
         batch_size: int = 8,
         trim: bool = True,
+        identity: Mapping[str, Any] | None = None,
     ) -> None:
         self.name, self.target = name, check_target(target)
         self.model, self.tokenizer, self.render = model, tokenizer, render
         self.decoding, self.batch_size, self.trim = decoding, batch_size, trim
+        # what the factory knows about the weights (directory identity, adapter hash, dtype)
+        self.identity = dict(identity or {"model": str(model.config.name_or_path)})
+
+    def fingerprint(self) -> dict[str, Any]:
+        """What decides an answer besides prompt and seed: the answer cache's key material. The
+        rendered probe covers instruction, few-shot examples and chat template."""
+        return {
+            **self.identity,
+            "target": self.target,
+            "decoding": asdict(self.decoding),
+            "batch_size": self.batch_size,
+            "trim": self.trim,
+            "render": sha256_text(self.render("\0probe\0")),
+        }
 
     @property
     def sampling(self) -> bool:
@@ -91,7 +129,15 @@ class CausalLMJudge:
             return argmax
         return sampler(d.temperature, d.top_p, seed, self.model.device)
 
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
+        """The decoded outputs, and what the parser reads (trimmed, unless ``trim`` is off)."""
+        raw = self._decode(prompts, seed)
+        return [Output(trim_answer(t, self.target) if self.trim else t, t) for t in raw]
+
     def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
+        return [a.text for a in self.answers(prompts, seed)]
+
+    def _decode(self, prompts: Sequence[str], seed: int) -> list[str]:
         from reasonbench.infer.decode import decode
 
         tokenizer, out = self.tokenizer, []
@@ -103,27 +149,28 @@ class CausalLMJudge:
                 self.decoding.max_new_tokens, self.model.device,
                 self._chooser(seed * 1_000_003 + start),  # per batch: reruns differ, runs replay
             )  # fmt: skip
-            texts = [tokenizer.decode(list(g.token_ids), skip_special_tokens=True) for g in gens]
-            out += [trim_answer(t, self.target) if self.trim else t for t in texts]
+            out += [tokenizer.decode(list(g.token_ids), skip_special_tokens=True) for g in gens]
         if len(out) != len(prompts):
             raise JudgeError(f"{self.name}: {len(out)} answers for {len(prompts)} prompts")
         return out
 
 
-def zero_shot_renderer(tokenizer: Any, target: str, style: str) -> Callable[[str], str]:
-    """Prompt -> model input: instruction + prompt, as chat messages or as plain text."""
-    task = instruction(target)
+def zero_shot_renderer(
+    tokenizer: Any, target: str, style: str, prompter: Prompter | None = None
+) -> Callable[[str], str]:
+    """Prompt -> model input: instruction (+ examples) + prompt, as chat or as plain text."""
+    prompter = prompter or Prompter(target)
     if style == "auto":
         style = "chat" if getattr(tokenizer, "chat_template", None) else "plain"
     if style == "plain":
-        return lambda prompt: f"{task}\n\n{prompt}\n\nAnswer:\n"
+        return prompter.text
     if style != "chat":
         raise JudgeError(f"prompt_style must be auto, chat or plain, got {style!r}")
     if not getattr(tokenizer, "chat_template", None):
         raise JudgeError("prompt_style=chat, but the tokenizer has no chat template")
 
     def render(prompt: str) -> str:
-        messages = [{"role": "system", "content": task}, {"role": "user", "content": prompt}]
+        messages = prompter.messages(prompt)
         text: str = tokenizer.apply_chat_template(
             messages, tokenize=False, add_generation_prompt=True, enable_thinking=False
         )
@@ -143,10 +190,19 @@ def hf_zero_shot(
     dtype: str = "fp32",
     device: str = "auto",
     trim: bool = True,
+    num_fewshot: int = 0,
+    data_dir: str | None = None,
+    fewshot_seed: int = 0,
 ) -> CausalLMJudge:
-    """Any local causal LM, zero-shot: the task is explained in the prompt."""
+    """Any local causal LM, zero-shot (or ``num_fewshot`` examples from ``data_dir``'s train
+    split): the task is explained in the prompt."""
+    if num_fewshot and data_dir is None:
+        raise JudgeError("num_fewshot > 0 needs data_dir (the examples come from its train split)")
+    shots = fewshot_examples(Path(data_dir or "."), check_target(target), num_fewshot, fewshot_seed)
     model, tokenizer = load_causal_lm(path, dtype, device)
-    render = zero_shot_renderer(tokenizer, check_target(target), prompt_style)
+    render = zero_shot_renderer(tokenizer, target, prompt_style, Prompter(target, tuple(shots)))
+    identity = model_identity("hf_zero_shot", path, dtype, device)
     return CausalLMJudge(
-        name, target, model, tokenizer, render, Decoding(**(decoding or {})), batch_size, trim
-    )
+        name, target, model, tokenizer, render, Decoding(**(decoding or {})), batch_size, trim,
+        identity,
+    )  # fmt: skip

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.hf import CausalLMJudge, load_causal_lm
+from reasonbench.judges.hf import CausalLMJudge, load_causal_lm, model_identity
 from reasonbench.targets import get_target
 
 __all__ = ["lora_judge"]
@@ -50,7 +50,7 @@ def lora_judge(
     explicit values override the run's. ``decoding.max_new_tokens`` unset or null: the
     target's decoding budget (``reasonbench.targets``), so a long target such
     as ``rationale_receipt`` is not cut short."""
-    from reasonbench.models.adapter import load_adapted
+    from reasonbench.models.adapter import adapter_hash, load_adapted
     from reasonbench.models.prompting import model_input
 
     if run_dir is not None:
@@ -66,6 +66,11 @@ def lora_judge(
         options["max_new_tokens"] = get_target(check_target(target)).max_new_tokens
     model, tokenizer = load_causal_lm(base_path, dtype, device)
     model = load_adapted(model, Path(adapter_path), merge)  # merged: same outputs, faster
+    identity = {
+        **model_identity("lora", base_path, dtype, device),
+        "adapter": adapter_hash(Path(adapter_path)),
+        "merged": merge,
+    }
     return CausalLMJudge(
         name,
         check_target(target),
@@ -74,4 +79,5 @@ def lora_judge(
         model_input,
         Decoding(**options),
         batch_size,
+        identity=identity,
     )

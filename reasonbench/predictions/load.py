@@ -1,14 +1,15 @@
 """Load a directory of prediction files and validate it against the benchmark.
 
-Refuses — with a message naming the problem — unknown example ids, duplicates, a (method, seed,
-split) that misses examples of its split, mixed schema versions and truncated files. Never drops
+Refuses — with a message naming the problem — a file without records, unknown example ids,
+duplicates, a (method, seed, split) that misses examples of its split, mixed schema versions,
+truncated files and any record the caller's ``check`` rejects (``file:line: problem``). Never drops
 rows silently.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from reasonbench.predictions.io import PredictionFileError, read_predictions
@@ -31,11 +32,28 @@ def _examples(ids: Sequence[str]) -> str:
     return shown + (f" and {len(ids) - SHOW} more" if len(ids) > SHOW else "")
 
 
+Check = Callable[[PredictionRecord], str | None]
+"""A record -> the problem with it (one line), or ``None``."""
+
+
+def _read(path: Path, check: Check | None) -> list[PredictionRecord]:
+    records = read_predictions(path)
+    if not records:
+        raise PredictionFileError(f"{path}: no prediction records (an empty file)")
+    if check is not None:
+        for number, record in enumerate(records, start=1):
+            problem = check(record)
+            if problem:
+                raise PredictionFileError(f"{path}:{number}: {problem}")
+    return records
+
+
 def load_predictions(
-    directory: Path, split_ids: Mapping[str, Sequence[str]]
+    directory: Path, split_ids: Mapping[str, Sequence[str]], check: Check | None = None
 ) -> list[PredictionRecord]:
-    """All records under ``directory``, validated against ``split_ids`` (split → example ids)."""
-    records = [r for path in prediction_files(directory) for r in read_predictions(path)]
+    """All records under ``directory``, validated against ``split_ids`` (split → example ids)
+    and, record by record, by ``check``."""
+    records = [r for path in prediction_files(directory) for r in _read(path, check)]
     versions = sorted({r.schema_version for r in records})
     if len(versions) > 1:
         raise PredictionFileError(f"mixed schema versions {versions} in {directory}")

@@ -6,64 +6,54 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reasonbench.analysis.record import MetricsReport
 from reasonbench.io import OutputDir
-from reasonbench.reports import figures, tables
+from reasonbench.reports import figures
+from reasonbench.reports.lookup import View
 from reasonbench.reports.render import Table
+from reasonbench.reports.tables import all_tables
+
+__all__ = ["all_tables", "build_tables", "write_reports"]
 
 
-def all_tables(
-    metrics: Mapping[str, Any],
+def build_tables(
+    metrics: Mapping[str, Any] | MetricsReport,
     stats: Mapping[str, Any],
     paper: Mapping[str, Any],
-    methods: Mapping[str, str],
-) -> list[Table]:
-    main = [methods["direct_receipt"], methods["cube"]]
-    every = [*main, "tfidf", "majority"]
-    return [
-        tables.dataset_statistics(stats, paper["dataset"]),
-        tables.surface_diagnostics(metrics, paper),
-        tables.primary_comparison(metrics, paper, methods),
-        tables.structural_subgroups(metrics, paper, every),
-        tables.verdict_receipt_separation(metrics, paper, every),
-        tables.paired_consistency(metrics, paper, every),
-        tables.selective_debt(metrics, paper, every),
-        tables.cardinality(metrics, paper, methods["cardinality"]),
-        tables.permutation_augmentation(
-            metrics, paper, [methods["permaug_direct"], methods["permaug_cube"]]
-        ),
-    ]
+    methods: Mapping[str, Any],
+) -> tuple[View, list[Table]]:
+    """The report view and every table (``methods``: the role map, conf/methods/paper.yaml)."""
+    report = metrics if isinstance(metrics, MetricsReport) else MetricsReport.from_json(metrics)
+    view = View(report, methods)
+    return view, all_tables(view, stats, paper)
 
 
 def write_reports(
-    metrics: Mapping[str, Any],
+    metrics: Mapping[str, Any] | MetricsReport,
     stats: Mapping[str, Any],
     paper: Mapping[str, Any],
-    methods: Mapping[str, str],
+    methods: Mapping[str, Any],
     out_dir: Path,
     overwrite: bool = False,
 ) -> dict[str, Sequence[str]]:
-    written_tables = []
-    index = ["# Results", "", f"Data manifest sha256: `{metrics.get('data_manifest_sha256')}`", ""]
-    every = [methods["direct_receipt"], methods["cube"], "tfidf", "majority"]
-    figs = []
+    """``tables/<name>.{md,csv,tex}``, ``figures/<name>.png`` and a README indexing them.
+    Returns the table names, every figure written, and those that say "no data"."""
+    view, tables = build_tables(metrics, stats, paper, methods)
+    index = [
+        "# Results",
+        "",
+        f"Data manifest sha256: `{view.report.data_manifest_sha256}`",
+        "",
+    ]
+    written, empty = [], []
     with OutputDir(out_dir, "tables", overwrite) as out:
-        for table in all_tables(metrics, stats, paper, methods):
+        for table in tables:
             table.write(out)
-            written_tables.append(table.name)
             index.append(table.markdown())
-        for name, ok in (
-            (
-                "coverage_debt",
-                figures.coverage_debt(metrics, every, out, "figures/coverage_debt.png"),
-            ),
-            ("forest", figures.forest(metrics, out, "figures/forest.png")),
-            (
-                "consistency",
-                figures.consistency_bars(metrics, every, out, "figures/consistency.png"),
-            ),
-        ):
-            if ok:
-                figs.append(name)
-                index.append(f"![{name}](figures/{name}.png)\n")
+        for name, draw in figures.FIGURES.items():
+            if not draw(view, out, f"figures/{name}.png"):
+                empty.append(name)
+            written.append(name)
+            index.append(f"![{name}](figures/{name}.png)\n")
         out.write_text("README.md", "\n".join(index))
-    return {"tables": written_tables, "figures": figs}
+    return {"tables": [t.name for t in tables], "figures": written, "no_data": empty}

@@ -1,105 +1,191 @@
-"""Plots where a picture beats a table: coverage–debt curves, a forest plot, consistency bars."""
+"""Plots where a picture beats a table: coverage–debt curves, a forest plot, consistency bars and
+reliability diagrams. A figure without data is still written, and says "no data" — never an
+empty axis that looks like a result."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable
 
 import matplotlib
 
 matplotlib.use("Agg")  # headless: figures are files, never windows
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
+from reasonbench.controls import CONTROL_KINDS  # noqa: E402
 from reasonbench.io import OutputDir  # noqa: E402
-from reasonbench.reports.lookup import dig, seed_mean  # noqa: E402
+from reasonbench.reports.lookup import View, seed_mean  # noqa: E402
 
-Metrics = Mapping[str, Any]
+__all__ = ["FIGURES", "PNG_META", "coverage_debt", "forest", "consistency_bars", "reliability"]
+
 PNG_META = {"Software": None}  # no version stamp, so the bytes depend on the data only
 
 
-def _save(fig: Any, out: OutputDir, rel: str) -> None:
+def _save(fig: object, out: OutputDir, rel: str) -> None:
     with out.writing(rel) as tmp:
-        fig.savefig(tmp, format="png", dpi=130, bbox_inches="tight", metadata=PNG_META)
-    plt.close(fig)
+        fig.savefig(tmp, format="png", dpi=130, bbox_inches="tight", metadata=PNG_META)  # type: ignore[attr-defined]
+    plt.close(fig)  # type: ignore[arg-type]
 
 
-def coverage_debt(metrics: Metrics, methods: Sequence[str], out: OutputDir, rel: str) -> bool:
-    fig, ax = plt.subplots(figsize=(5.5, 3.8))
+def _no_data(ax: object, why: str) -> None:
+    ax.text(0.5, 0.5, f"no data\n({why})", ha="center", va="center", fontsize=11, color="#555",  # type: ignore[attr-defined]
+            transform=ax.transAxes)  # type: ignore[attr-defined]  # fmt: skip
+    ax.set_xticks([])  # type: ignore[attr-defined]
+    ax.set_yticks([])  # type: ignore[attr-defined]
+
+
+def coverage_debt(view: View, out: OutputDir, rel: str) -> bool:
+    """Per method and confidence source (raw scale): mean over seeds of reason debt at each target
+    coverage against mean realised coverage, with a band from the lowest to the highest seed."""
+    fig, ax = plt.subplots(figsize=(6, 4))
     drawn = False
-    for m in methods:
-        for seed, entry in sorted((dig(metrics, "methods", m, "seeds") or {}).items())[:1]:
-            for source, curve in sorted((entry.get("selective") or {}).items()):
-                points = [
-                    (p["coverage"], p["reason_debt"])
-                    for p in curve
-                    if p["coverage"] is not None and p["reason_debt"] is not None
-                ]
-                if points:
-                    xs, ys = zip(*points, strict=True)
-                    ax.plot(
-                        [100 * x for x in xs],
-                        [100 * y for y in ys],
-                        marker="o",
-                        label=f"{m} ({source}, seed {seed})",
-                    )
-                    drawn = True
-    ax.set_xlabel("accepted-change coverage (%)")
-    ax.set_ylabel("reason debt (%)")
-    ax.set_title("Coverage–debt on the locked test")
+    for method, entry in sorted(view.report.methods.items()):
+        seeds = list(entry.seeds.values())
+        sources = sorted({src for s in seeds for src in s.selective.get("raw", {})})
+        for source in sources:
+            curves = [c for s in seeds if (c := s.selective.get("raw", {}).get(source))]
+            xs, ys, lo, hi = [], [], [], []
+            for i in range(len(curves[0])):
+                debts = [d for c in curves if (d := c[i].reason_debt) is not None]
+                cov = seed_mean([c[i].coverage for c in curves])
+                if not debts or cov is None:
+                    continue  # undefined debt: no point, never a zero
+                xs.append(100 * cov)
+                ys.append(100 * float(np.mean(debts)))
+                lo.append(100 * min(debts))
+                hi.append(100 * max(debts))
+            if xs:
+                (line,) = ax.plot(
+                    xs, ys, marker="o", ms=3, label=f"{method} ({source}, {len(curves)} seeds)"
+                )
+                ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
+                drawn = True
+    ax.set_title("Coverage–debt on the locked test (mean over seeds, band: min–max)")
     if drawn:
-        ax.legend(fontsize=7)
+        ax.set_xlabel("accepted-change coverage (%)")
+        ax.set_ylabel("reason debt (%)")
+        ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    else:
+        _no_data(ax, "no method accepted a predicted change")
     _save(fig, out, rel)
     return drawn
 
 
-def forest(metrics: Metrics, out: OutputDir, rel: str) -> bool:
+def forest(view: View, out: OutputDir, rel: str) -> bool:
     rows = []
-    for method, outcomes in sorted((dig(metrics, "inference", "methods") or {}).items()):
-        for outcome, ci in sorted(outcomes.items()):
-            rows.append((f"{method}: {outcome.replace('_', ' ')}", ci))
-    for name, comp in sorted((dig(metrics, "inference", "comparisons") or {}).items()):
-        for outcome, ci in sorted((comp.get("outcomes") or {}).items()):
-            rows.append((f"{name}: {outcome.replace('_', ' ')} (Δ)", ci))
+    for split, inference in sorted(view.report.inference.splits.items()):
+        for method, intervals in sorted(inference.methods.items()):
+            for outcome, ci in intervals.outcomes.items():
+                rows.append(
+                    (
+                        f"{method}: {outcome.replace('_', ' ')} ({split})",
+                        ci.estimate,
+                        ci.low,
+                        ci.high,
+                    )
+                )
+    for name, comp in view.report.inference.comparisons.items():
+        for outcome, e in comp.outcomes.items():
+            rows.append((f"{name}: {outcome.replace('_', ' ')} (Δ)", e.estimate, e.low, e.high))
+    fig, ax = plt.subplots(figsize=(6.5, 0.3 * max(len(rows), 4) + 1))
+    ax.set_title("Effects (95% hierarchical-bootstrap CI)")
     if not rows:
+        _no_data(ax, "no method on a bootstrapped split")
+        _save(fig, out, rel)
         return False
-    fig, ax = plt.subplots(figsize=(6.5, 0.4 * len(rows) + 1))
-    for i, (_, ci) in enumerate(rows):
-        ax.errorbar(
-            100 * ci["estimate"],
-            i,
-            xerr=[[100 * (ci["estimate"] - ci["low"])], [100 * (ci["high"] - ci["estimate"])]],
-            fmt="o",
-            color="black",
-            capsize=3,
-        )
-    ax.set_yticks(range(len(rows)), [label for label, _ in rows], fontsize=7)
+    for i, (_, est, low, high) in enumerate(rows):
+        ax.errorbar(100 * est, i, xerr=[[100 * (est - low)], [100 * (high - est)]], fmt="o",
+                    color="black", capsize=3, ms=3)  # fmt: skip
+    ax.set_yticks(range(len(rows)), [label for label, *_ in rows], fontsize=6)
     ax.axvline(0, color="grey", lw=0.8)
     ax.invert_yaxis()
-    ax.set_xlabel("percentage points (95% hierarchical bootstrap CI)")
-    ax.set_title("Effects on the locked test")
+    ax.set_xlabel("percentage points")
     _save(fig, out, rel)
     return True
 
 
-def consistency_bars(metrics: Metrics, methods: Sequence[str], out: OutputDir, rel: str) -> bool:
-    kinds = ("inverse", "permutation", "distractor")
-    present = [m for m in methods if dig(metrics, "methods", m)]
-    if not present:
+def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
+    """Pooled consistency per registered control kind, one bar per method (mean over seeds)."""
+    kinds = [k for k in CONTROL_KINDS]
+    values: dict[str, list[float | None]] = {}
+    for method, entry in sorted(view.report.methods.items()):
+        seeds = [s.consistency for s in entry.seeds.values() if s.consistency is not None]
+        if seeds:
+            values[method] = [
+                seed_mean([c.pooled[k].consistency if k in c.pooled else None for c in seeds])
+                for k in kinds
+            ]
+    kinds = [k for i, k in enumerate(kinds) if any(v[i] is not None for v in values.values())]
+    values = {
+        m: [v[i] for i, k in enumerate(CONTROL_KINDS) if k in kinds] for m, v in values.items()
+    }
+    fig, ax = plt.subplots(figsize=(6.5, 3.6))
+    ax.set_title("Paired consistency per control (pooled over strata)")
+    if not values or not kinds:
+        _no_data(ax, "no method predicted the locked controls")
+        _save(fig, out, rel)
         return False
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    width = 0.8 / len(present)
-    for j, m in enumerate(present):
-        values = [seed_mean(metrics, m, "consistency", k, "consistency") for k in kinds]
-        ax.bar(
-            [i + j * width for i in range(len(kinds))],
-            [100 * (v or 0) for v in values],
-            width,
-            label=m,
-        )
-    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(kinds))], kinds)
+    width = 0.8 / len(values)
+    for j, (method, vs) in enumerate(values.items()):
+        xs = [i + j * width for i in range(len(kinds))]
+        ax.bar(xs, [100 * (v or 0.0) for v in vs], width, label=method)
+        for x, v in zip(xs, vs, strict=True):
+            if v is None:
+                ax.text(x, 1, "—", ha="center", fontsize=7)  # undefined, not 0
+    ax.set_xticks(
+        [i + 0.4 - width / 2 for i in range(len(kinds))],
+        [CONTROL_KINDS.get(k).label for k in kinds],
+    )
     ax.set_ylabel("consistency (%)")
     ax.set_ylim(0, 100)
-    ax.set_title("Paired consistency per control")
-    ax.legend(fontsize=7)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     _save(fig, out, rel)
     return True
+
+
+def reliability(view: View, out: OutputDir, rel: str) -> bool:
+    """Reliability diagrams of each method's confidence sources (first seed), raw and calibrated."""
+    panels = []
+    for method, entry in sorted(view.report.methods.items()):
+        first = next(iter(entry.seeds.values()), None)
+        for source, calibration in sorted((first.calibration if first else {}).items()):
+            panels.append((f"{method}\n{source}", [calibration.raw, *calibration.maps.values()]))
+    columns = min(3, max(len(panels), 1))
+    nrows = max(1, -(-len(panels) // columns))
+    fig, axes = plt.subplots(nrows, columns, figsize=(3.2 * columns, 3.0 * nrows), squeeze=False)
+    if not panels:
+        _no_data(axes[0][0], "no confidence source with predicted changes")
+        axes[0][0].set_title("Reliability on the locked test")
+        _save(fig, out, rel)
+        return False
+    for ax, (title, fits) in zip(axes.flat, panels, strict=False):
+        ax.set_title(title, fontsize=7)
+        curves = 0
+        for fit in fits:
+            points = [(b.confidence, b.accuracy) for b in fit.bins if b.count]
+            if fit.fitted and points:
+                x, y = zip(*points, strict=True)
+                ece = "—" if fit.ece is None else f"{100 * fit.ece:.1f}%"
+                ax.plot(x, y, marker="o", ms=3, label=f"{fit.scale} (ECE {ece})")
+                curves += 1
+        if not curves:
+            _no_data(ax, "no predicted change with a confidence")
+            continue
+        ax.plot([0, 1], [0, 1], color="grey", lw=0.8, ls="--")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize=6)
+    for ax in list(axes.flat)[len(panels) :]:
+        ax.axis("off")
+    fig.supxlabel("confidence")
+    fig.supylabel("share of right accounts")
+    _save(fig, out, rel)
+    return True
+
+
+FIGURES: dict[str, Callable[[View, OutputDir, str], bool]] = {
+    "coverage_debt": coverage_debt,
+    "forest": forest,
+    "consistency": consistency_bars,
+    "reliability": reliability,
+}

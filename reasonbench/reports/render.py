@@ -1,4 +1,8 @@
-"""Render one table (header + rows of cells) as Markdown, CSV and LaTeX, written atomically."""
+r"""Render one table (header + rows of cells) as Markdown, CSV and LaTeX, written atomically.
+
+Markdown cells are escaped (``|`` as ``\|``, a line break as ``<br>``) so every row has exactly
+as many cells as the header; a row of another length is refused when the table is built.
+"""
 
 from __future__ import annotations
 
@@ -12,12 +16,23 @@ from reasonbench.io import OutputDir
 Cell = str | int | float | None
 
 
+UNDEFINED = "—"
+
+
 def fmt(value: Cell, digits: int = 2) -> str:
     if value is None:
-        return "—"
+        return UNDEFINED
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)
+
+
+def md_cell(text: str) -> str:
+    """One Markdown table cell: pipes escaped, line breaks as ``<br>``, no outer whitespace."""
+    text = text.replace("\\", "\\\\").replace("|", "\\|")
+    return "<br>".join(part.strip() for part in text.splitlines()) if text else text
 
 
 def pct(value: float | None) -> float | None:
@@ -33,14 +48,21 @@ class Table:
     rows: Sequence[Sequence[Cell]]
     note: str = ""
 
+    def __post_init__(self) -> None:
+        for i, row in enumerate(self.rows):
+            if len(row) != len(self.header):
+                raise ValueError(
+                    f"table {self.name}: row {i + 1} has {len(row)} cells, the header {len(self.header)}"
+                )
+
     def markdown(self) -> str:
         lines = [
             f"### {self.title}",
             "",
-            "| " + " | ".join(self.header) + " |",
+            "| " + " | ".join(md_cell(h) for h in self.header) + " |",
             "|" + "---|" * len(self.header),
         ]
-        lines += ["| " + " | ".join(fmt(c) for c in row) + " |" for row in self.rows]
+        lines += ["| " + " | ".join(md_cell(fmt(c)) for c in row) + " |" for row in self.rows]
         if self.note:
             lines += ["", self.note]
         return "\n".join(lines) + "\n"
@@ -49,7 +71,10 @@ class Table:
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(self.header)
-        writer.writerows(["" if c is None else c for c in row] for row in self.rows)
+        writer.writerows(
+            ["" if c is None else fmt(c) if isinstance(c, bool) else c for c in row]
+            for row in self.rows
+        )
         return buffer.getvalue()
 
     def latex(self) -> str:

@@ -16,6 +16,7 @@ from reasonbench.targets.serialize import (
     cube_target,
     direct_receipt,
     direct_verdict,
+    gold_text,
     rationale_receipt,
     rationale_text,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "direct_receipt",
     "direct_verdict",
     "get_target",
+    "gold_text",
     "parse_target",
     "rationale_receipt",
     "rationale_text",

@@ -11,10 +11,12 @@ All four targets share one input prompt and differ only here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from reasonbench.core.cube import Cube
-from reasonbench.core.receipt import Receipt
+from reasonbench.core.receipt import Receipt, family_masks
 from reasonbench.core.sources import cell_key, cell_order, mask_members
 
 EMPTY_CELL = "-"
@@ -54,6 +56,33 @@ def rationale_text(old_trace: Sequence[str], new_trace: Sequence[str], limit: in
     old = "; ".join(old_trace[:limit]) or "no condition fired"
     new = "; ".join(new_trace[:limit]) or "no condition fired"
     return f"before: {old}. after: {new}."
+
+
+GOLD_COLUMNS = ("cube", "old_verdict", "new_verdict", "receipt", "target_rationale_receipt")
+"""What a stored record needs to serialize any target's gold text."""
+
+
+def gold_text(target: str, record: Mapping[str, Any]) -> str:
+    """The gold ``target`` text of a stored benchmark record: its stored column when the build
+    has one, else serialized from the record's gold cube, receipt and rationale — so a target
+    registered after the benchmark was frozen trains on the frozen bytes (docs/extending.md)."""
+    from reasonbench.targets.base import TARGETS
+
+    stored = record.get(f"target_{target}")
+    if stored is not None:
+        return str(stored)
+    cube = Cube.from_cells(json.loads(record["cube"]))
+    family = json.loads(record["receipt"])
+    receipt = Receipt(
+        cube.sources,
+        record["old_verdict"],
+        record["new_verdict"],
+        family_masks(family, cube.sources),
+    )
+    rationale = (
+        str(record["target_rationale_receipt"]).split("\n", 1)[0].removeprefix("rationale: ")
+    )
+    return TARGETS.get(target).serialize(cube, receipt, rationale)
 
 
 def all_targets(cube: Cube, receipt: Receipt, rationale: str) -> dict[str, str]:

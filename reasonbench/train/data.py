@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reasonbench.io import MANIFEST, manifest_hash, read_manifest, read_split
-from reasonbench.targets import TARGETS
+from reasonbench.io import MANIFEST, manifest_hash, read_manifest, read_split, split_columns
+from reasonbench.targets import TARGETS, gold_text
+from reasonbench.targets.serialize import GOLD_COLUMNS
 from reasonbench.train.augment import permuted_prompt
 
 ROW_COLUMNS = [
@@ -45,8 +46,11 @@ def training_examples(
 ) -> list[TrainExample]:
     if target not in TARGETS:
         raise ValueError(TARGETS.unknown(target))
-    rows = read_split(data_dir, str(variant["train_split"]), [*ROW_COLUMNS, f"target_{target}"])
-    out = [TrainExample(r["id"], r["prompt"], r[f"target_{target}"]) for r in rows]
+    split = str(variant["train_split"])
+    stored = f"target_{target}" in split_columns(data_dir, split)
+    gold = [f"target_{target}"] if stored else list(GOLD_COLUMNS)
+    rows = read_split(data_dir, split, [*ROW_COLUMNS, *gold])
+    out = [TrainExample(r["id"], r["prompt"], gold_text(target, r)) for r in rows]
     perm = variant.get("permutation") or {}
     rate = float(perm.get("rate", 0.0))
     if rate <= 0.0:

@@ -112,7 +112,7 @@ def run_loop(t: Training) -> LoopResult:
     bar = Progress(
         settings.total_steps,
         "train",
-        "step",
+        "steps",
         settings.progress and accelerator.is_main_process,
         initial=t.start_step,
     )

@@ -28,6 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from reasonbench.models.trained import RUN_FILE
 from reasonbench.train.protocol import Run, Sweep, protocol
 
 __all__ = [
@@ -195,9 +196,7 @@ class Rehearsal:
         with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
             for run in runs:
                 cfg = compose(command, overrides=[*run.overrides().split(), *extra])
-                paths.append(
-                    Path(cfg.out_dir) / "RUN.json" if command == "train" else Path(cfg.out)
-                )
+                paths.append(Path(cfg.out_dir) / RUN_FILE if command == "train" else Path(cfg.out))
         return paths
 
     def run(self, roles: Mapping[str, Role]) -> dict[str, Any]:

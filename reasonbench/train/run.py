@@ -46,7 +46,7 @@ def encode_all(
     tokenizer: Any, examples: list[TrainExample], max_length: int, progress: bool
 ) -> list[Encoded]:
     out = []
-    for e in iterate(examples, "tokenize", "ex", progress):
+    for e in iterate(examples, "tokenize", "examples", progress):
         out.append(
             join(encode_prompt(tokenizer, e.prompt), encode_target(tokenizer, e.target), max_length)
         )

@@ -28,7 +28,7 @@ def test_majority_receipt_accuracy_is_the_stable_share(
     locked = result["methods"]["majority"]["seeds"]["0"]["splits"]["test_locked"]
     stable_share = sum(r["receipt"] == "[]" for r in rows["test_locked"]) / len(rows["test_locked"])
     # predicting "no receipt" everywhere is right exactly on the stable cases
-    assert locked["receipt_accuracy"] == pytest.approx(stable_share)
+    assert locked["metrics"]["receipt_accuracy"]["value"] == pytest.approx(stable_share)
 
 
 def test_comparison_and_holm(toy_benchmark: Path, toy_predictions: Path) -> None:
@@ -50,8 +50,9 @@ def test_comparison_and_holm(toy_benchmark: Path, toy_predictions: Path) -> None
 def test_consistency_and_selective_reported(toy_benchmark: Path, toy_predictions: Path) -> None:
     result = analyze(toy_benchmark, toy_predictions, replicates=200)
     seed = result["methods"]["tfidf"]["seeds"]["0"]
-    assert set(seed["consistency"]) == {"inverse", "permutation", "distractor"}
-    curve = seed["selective"]["tfidf_receipt_prob"]
+    assert set(seed["consistency"]["pooled"]) == {"inverse", "permutation", "distractor"}
+    assert set(seed["consistency"]["strata"]) == {"logical", "organizational"}
+    curve = seed["selective"]["raw"]["tfidf_receipt_prob"]
     assert [row["target_coverage"] for row in curve] == [
         0.2,
         0.3,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -87,8 +88,11 @@ def test_generate_replaces_its_own_build(small_bench: Path, tmp_path: Path) -> N
 def test_tables_refuse_to_overwrite_a_users_file(
     small_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    metrics = tmp_path / "metrics.json"
-    metrics.write_text('{"methods": {}, "inference": {}, "data_manifest_sha256": "x"}')
+    from reasonbench.analysis.record import FORMAT, Inference, MetricsReport
+
+    metrics = tmp_path / "metrics.json"  # a metrics file without methods
+    empty = MetricsReport(FORMAT, "x", None, {}, {}, Inference(0, 0, {}, {}, {}))
+    metrics.write_text(json.dumps(empty.to_json()))
     out = tmp_path / "report"
     out.mkdir()
     (out / "README.md").write_text("my project's readme")

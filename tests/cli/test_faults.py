@@ -86,6 +86,6 @@ def test_progress_off_a_terminal_is_plain_lines(tmp_path: Path) -> None:
     done = run([*GENERATE, f"out_dir={tmp_path}/rb", "workers=1", "cardinality=false"])
     assert done.returncode == 0, done.stderr
     assert "\r" not in done.stderr
-    progress = [line for line in done.stderr.splitlines() if "unit/s" in line]
+    progress = [line for line in done.stderr.splitlines() if "units/s" in line]
     assert progress and any("ETA" in line for line in progress) or len(progress) >= 2
     assert done.stdout.strip().splitlines()[-1].startswith("wrote ")  # the summary stands alone

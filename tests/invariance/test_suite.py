@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from reasonbench.invariance.suite import StressSuite, SuiteError, _Builder, build_suite, read_rows
-from reasonbench.invariance.wording import CERTIFIED, load_rewrites
+from reasonbench.strata.organizational.rewrites.wording import CERTIFIED, load_rewrites
 
 
 def digest(suite: StressSuite) -> str:

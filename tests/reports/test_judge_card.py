@@ -59,7 +59,11 @@ def test_baseline_cards(cards: dict[str, tuple[JudgeCard, Path]]) -> None:
             and card.data["benchmark"] == "small"
         )
         assert len(card.data["manifest_sha256"]) == 64
-        assert set(card.accuracy["consistency"]) == {"distractor", "inverse", "permutation"}
+        assert set(card.accuracy["consistency"]["pooled"]) == {
+            "distractor",
+            "inverse",
+            "permutation",
+        }
     # a constant judge never flips: invariant to wording, but blind to the policy (R_dir
     # undefined -> fallback 0 -> PIS 0)
     ex = majority.invariance["excluded"]
@@ -78,6 +82,9 @@ def test_card_files_and_round_trip(cards: dict[str, tuple[JudgeCard, Path]]) -> 
     assert card.data["manifest_sha256"] in markdown
     for name in ("delta_flip", "threshold_shift", "pis_components"):
         assert (directory / "figures" / f"{name}.png").read_bytes().startswith(b"\x89PNG")
+    for python_repr in ("False", "True", "None", "{}", "[]", "()"):  # values print as values
+        assert f"| {python_repr} |" not in markdown and f" {python_repr}." not in markdown
+    assert "| controls | yes |" in markdown or "| setting: controls | yes |" in markdown
     html = (directory / "judge_card.html").read_text()
     assert html.count('src="data:image/png;base64,') == 3
     assert "http://" not in html and "https://" not in html  # self-contained: nothing to fetch
@@ -185,17 +192,43 @@ def test_cli_cards_the_tiny_model(bench: Path, tmp_path: Path, tiny_cache: Path)
     out = tmp_path / "tiny"
     argv = ["judge-card", "judge=tiny", f"data_dir={bench}", f"out_dir={out}", "max_items=3",
             "controls=false", "replicates=100", f"judge.args.cache_dir={tiny_cache}",
-            "judge.args.decoding.max_new_tokens=6"]  # fmt: skip
+            "judge.args.decoding.max_new_tokens=6", f"cache_dir={tmp_path / 'answers'}"]  # fmt: skip
     assert main(argv) == 0
     card = JudgeCard.from_json(json.loads((out / "judge_card.json").read_text()))
     assert card.judge["name"] == "tiny" and card.judge["factory"] == "tiny_zero_shot"
     assert card.runs["greedy_jitter_verified"] is True and card.data["items"] == 3
     # a random-init model never answers in format (6 tokens cannot even hold the three lines)
     assert card.runs["parse_failure_rate"]["base"] == 1.0
+    # every answer failed to parse: 0% on every metric (never undefined), and the headline says so
+    items = card.accuracy["items"]["metrics"]
+    assert items["parse_failure_rate"]["value"] == 1.0
+    scored = {
+        n: m["value"] for n, m in items.items() if n != "parse_failure_rate" and m["denominator"]
+    }
+    assert scored and set(scored.values()) == {0.0} and "receipt_accuracy" in scored
+    headline = (out / "judge_card.md").read_text().split("\n## ")[0]
+    assert "Warning: 100.0% of the 3 base answers failed to parse" in headline
+    assert "scores 0% on every metric" in headline and "accuracy 0.0%" in headline
     assert card.invariance["excluded"].pis.value is None  # no parsed answer, no evidence
     imputed = card.invariance["imputed"]
     assert imputed.flip["pooled"].value == 1.0 and imputed.pis.value == 0.0
     assert (out / "judge_card.html").is_file()
+
+
+def test_values_print_as_values() -> None:
+    from reasonbench.reports.judge_card.blocks import show
+
+    assert [show(v) for v in (False, True, None, {}, [], 0.25, 3)] == [
+        "no",
+        "yes",
+        "—",
+        "—",
+        "—",
+        "0.25",
+        "3",
+    ]
+    assert show({"T1": 2, "T2": None}) == "T1: 2; T2: —"
+    assert show(["test_locked", "dev"]) == "test_locked, dev"
 
 
 def test_cli_errors(bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

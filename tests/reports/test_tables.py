@@ -1,48 +1,218 @@
-"""Every table renders in three formats, methods not run are marked, figures are written."""
+"""Tables and figures: every table in three formats with consistent Markdown cells, every
+analyzed method in every table that applies to it, roles not run marked, figures without data
+saying so."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from reasonbench.analysis.analyze import analyze
+from reasonbench.analysis.record import FORMAT, Inference, MetricsReport
 from reasonbench.paper_figures import paper_figures
+from reasonbench.reports import figures
 from reasonbench.reports.build import write_reports
 from reasonbench.reports.render import Table
+from reasonbench.reports.tables import TABLES
+from tests.analysis import synth
 
-METHODS = {
-    "direct_receipt": "qwen3_1.7b-direct_receipt",
-    "cube": "qwen3_1.7b-cube",
-    "cardinality": "qwen3_1.7b-direct_receipt-cardinality",
-    "permaug_direct": "qwen3_1.7b-direct_receipt-permaug",
-    "permaug_cube": "qwen3_1.7b-cube-permaug",
+ROLES = {
+    "direct_receipt": {"method": "qwen3_1.7b-direct_receipt", "target": "direct_receipt"},
+    "rationale_receipt": {"method": "qwen3_1.7b-rationale_receipt", "target": "rationale_receipt"},
+    "cube": {"method": "qwen3_1.7b-cube", "target": "cube"},
+    "cardinality_direct": {"method": "qwen3_1.7b-direct_receipt-cardinality"},
+    "majority": {"method": "majority"},
+    "tfidf": {"method": "tfidf"},
 }
+MINE = "tiny-cube"  # a user's own model: no role anywhere
+BROKEN = "broken-judge"  # every output fails to parse
 
 
-def test_reports_from_toy_metrics(
-    toy_benchmark: Path, toy_predictions: Path, tmp_path: Path
-) -> None:
-    metrics = analyze(
-        toy_benchmark,
-        toy_predictions,
-        [{"name": "tfidf_vs_majority", "a": "tfidf", "b": "majority"}],
-        replicates=200,
+@pytest.fixture(scope="module")
+def built(
+    toy_benchmark: Path, toy_predictions: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    preds = tmp_path_factory.mktemp("preds")
+    for name in ("majority", "tfidf"):
+        (preds / f"{name}.parquet").write_bytes((toy_predictions / f"{name}.parquet").read_bytes())
+    gold = synth.gold_of(toy_benchmark)
+    every = sorted({g.split for g in gold.values()} - {"train", "cardinality_train"})
+    synth.write(
+        preds / "dr.jsonl",
+        synth.records(
+            gold,
+            "qwen3_1.7b-direct_receipt",
+            "direct_receipt",
+            range(2),
+            synth.constant(0.8),
+            every,
+        ),
     )
+    synth.write(
+        preds / "cube.jsonl",
+        synth.records(gold, "qwen3_1.7b-cube", "cube", range(2), synth.constant(0.9), every),
+    )
+    synth.write(
+        preds / "mine.jsonl",
+        synth.records(gold, MINE, "cube", range(2), synth.constant(0.6), every, parse_failures=0.2),
+    )
+    synth.write(
+        preds / "broken.jsonl",
+        synth.records(
+            gold, BROKEN, "direct_receipt", [0], synth.constant(0.5), every, parse_failures=1.0
+        ),
+    )
+    comparisons = [
+        {"name": "cube_vs_direct_receipt", "a": "qwen3_1.7b-cube", "b": "qwen3_1.7b-direct_receipt", "family": "primary", "by": ["stratum"]},
+        {"name": "tfidf_vs_majority", "a": "tfidf", "b": "majority", "family": "surface"},
+        {"name": "cardinality_cube_vs_direct", "a": "x", "b": "y", "family": "cardinality", "split": "cardinality_test"},
+    ]  # fmt: skip
+    metrics = analyze(toy_benchmark, preds, comparisons, replicates=50, role_map=ROLES)
+    out = tmp_path_factory.mktemp("report")
+    (out / "metrics.json").write_text(json.dumps(metrics))
     stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
-    written = write_reports(metrics, stats, paper_figures(), METHODS, tmp_path)
-    assert len(written["tables"]) == 9
-    for name in written["tables"]:
+    written = write_reports(metrics, stats, paper_figures(), ROLES, out / "r")
+    assert list(written["tables"]) == list(TABLES) and written["no_data"] == []
+    return out
+
+
+def table(built: Path, name: str) -> str:
+    return (built / "r" / "tables" / f"{name}.md").read_text()
+
+
+def rows_of(text: str, method: str) -> list[list[str]]:
+    return [cells(line) for line in text.splitlines() if line.startswith(f"| {method} |")]
+
+
+def cells(line: str) -> list[str]:
+    """The cells of one Markdown table line (an escaped ``\\|`` is part of a cell)."""
+    inner = line.strip()[1:-1]
+    return [c.strip() for c in re.split(r"(?<!\\)\|", inner)]
+
+
+def test_every_table_in_three_formats(built: Path) -> None:
+    for name in TABLES:
         for suffix in ("md", "csv", "tex"):
-            assert (tmp_path / "tables" / f"{name}.{suffix}").stat().st_size > 0
-    surface = (tmp_path / "tables" / "surface_diagnostics.md").read_text()
+            assert (built / "r" / "tables" / f"{name}.{suffix}").stat().st_size > 0
+    surface = table(built, "surface_diagnostics")
     assert "53.80" in surface and "90.00" in surface  # the paper's values beside ours
-    primary = (tmp_path / "tables" / "primary_comparison.md").read_text()
-    assert "not run" in primary
-    assert {"forest", "consistency", "coverage_debt"} <= set(written["figures"])
-    assert (tmp_path / "figures" / "forest.png").read_bytes()[:4] == b"\x89PNG"
+    for name in figures.FIGURES:
+        assert (built / "r" / "figures" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_every_markdown_table_has_consistent_cell_counts(built: Path) -> None:
+    files = [*(built / "r" / "tables").glob("*.md"), built / "r" / "README.md"]
+    checked = 0
+    for path in files:
+        block: list[str] = []
+        for line in [*path.read_text().splitlines(), ""]:
+            if line.startswith("|"):
+                block.append(line)
+                continue
+            if block:
+                width = len(cells(block[0]))
+                assert re.fullmatch(r"\|(---\|)+", block[1]) and block[1].count("---") == width, (
+                    path
+                )
+                for row in block[2:]:
+                    assert len(cells(row)) == width, f"{path.name}: {row}"
+                checked += 1
+                block = []
+    assert checked >= 2 * len(TABLES)  # each table in its file and in the README
+
+
+def test_a_users_own_method_is_in_every_table_that_applies(built: Path) -> None:
+    applies = ["primary_comparison", "all_metrics", "verdict_receipt_separation", "paired_consistency",
+               "cell_agreement", "selective_debt", "calibration", "cardinality", "cardinality_breakdown", "shift"]  # fmt: skip
+    for name in applies:
+        assert rows_of(table(built, name), MINE), f"{MINE} missing from {name}"
+    assert MINE in table(built, "structural_subgroups").splitlines()[2]  # a column of its own
+    for name in ("surface_diagnostics", "replication", "augmentation"):  # paper roles only
+        assert not rows_of(table(built, name), MINE)
+    (row,) = rows_of(table(built, "primary_comparison"), MINE)
+    assert row[1] == "—" and row[2] == "cube" and row[3] == "2"
+
+
+def test_roles_not_run_are_marked(built: Path) -> None:
+    (row,) = rows_of(table(built, "primary_comparison"), "qwen3_1.7b-rationale_receipt")
+    assert row[3] == "not run"
+    (row,) = rows_of(table(built, "cardinality"), "qwen3_1.7b-direct_receipt-cardinality")
+    assert "not run" in row
+    card = [
+        cells(line)
+        for line in table(built, "cardinality").splitlines()
+        if line.startswith("| cardinality_cube_vs_direct")
+    ]
+    assert card and "not run" in card[0]
+
+
+def test_all_parse_failures_score_zero_everywhere(built: Path) -> None:
+    metrics = json.loads((built / "metrics.json").read_text())
+    entry = metrics["methods"][BROKEN]
+    assert entry["info"]["verdict_only"] is False  # from the target, not from what parsed
+    for split, summary in entry["seeds"]["0"]["splits"].items():
+        for name, ratio in summary["metrics"].items():
+            if name == "parse_failure_rate":
+                assert ratio["value"] == 1.0
+            elif ratio["denominator"]:
+                assert ratio["value"] == 0.0, (split, name)
+    locked = metrics["inference"]["splits"]["test_locked"]["methods"][BROKEN]["outcomes"]
+    assert all(ci == {"estimate": 0.0, "low": 0.0, "high": 0.0} for ci in locked.values())
+    (row,) = rows_of(table(built, "primary_comparison"), BROKEN)
+    assert row[4:9] == ["0.00", "0.00", "0.00", "0.00", "100.00"]
+    pooled = entry["seeds"]["0"]["consistency"]["pooled"]
+    assert all(c["consistency"] == 0.0 for c in pooled.values())  # checkable pairs, all violated
+
+
+def test_figures_without_data_say_no_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    empty = MetricsReport(FORMAT, "0" * 64, None, {}, {}, Inference(10, 0, {}, {}, {}))
+    seen: list[Any] = []
+
+    def keep(fig: Any, out: Any, rel: str) -> None:
+        seen.append(fig)
+        out.write_bytes(rel, b"\x89PNG")
+
+    monkeypatch.setattr(figures, "_save", keep)
+    written = write_reports(empty, {}, paper_figures(), {}, tmp_path)
+    assert set(written["no_data"]) == set(figures.FIGURES) == set(written["figures"])
+    for fig in seen:
+        texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+        assert any(t.startswith("no data") for t in texts)
+
+
+def test_markdown_escapes_cells_and_refuses_ragged_rows() -> None:
+    t = Table("t", "T", ["a|b", "c"], [["x | y", "line 1\nline 2"], [True, None]])
+    lines = t.markdown().splitlines()
+    assert lines[2] == "| a\\|b | c |"
+    assert cells(lines[4]) == ["x \\| y", "line 1<br>line 2"]
+    assert cells(lines[5]) == ["yes", "—"]
+    with pytest.raises(ValueError, match="row 1 has 1 cells, the header 2"):
+        Table("t", "T", ["a", "b"], [["only one"]])
 
 
 def test_latex_escapes_and_csv_blanks() -> None:
-    table = Table("t", "A_b & 50%", ["x_y", "v"], [["a&b", None], ["c", 1.5]])
-    assert r"A\_b \& 50\%" in table.latex() and r"a\&b & --" in table.latex()
-    assert table.csv().splitlines() == ["x_y,v", "a&b,", "c,1.5"]
+    table_ = Table("t", "A_b & 50%", ["x_y", "v"], [["a&b", None], ["c", 1.5]])
+    assert r"A\_b \& 50\%" in table_.latex() and r"a\&b & --" in table_.latex()
+    assert table_.csv().splitlines() == ["x_y,v", "a&b,", "c,1.5"]
+
+
+def test_tables_refuse_a_metrics_file_of_another_layout(
+    toy_benchmark: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reasonbench.cli.main import main
+
+    (tmp_path / "m.json").write_text('{"methods": {}, "inference": {}}')
+    argv = [
+        "tables",
+        f"data_dir={toy_benchmark}",
+        f"metrics={tmp_path / 'm.json'}",
+        f"out_dir={tmp_path / 'o'}",
+    ]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a metrics file of this reasonbench: format None" in err[0]
+    assert "internal error" not in err[0] and not (tmp_path / "o").exists()

@@ -32,22 +32,14 @@ def lora_weights(run_dir: Path) -> dict[str, torch.Tensor]:
 
 
 @pytest.fixture(scope="module")
-def trained_timed(
-    small_bench: Path, tiny_cache: Path, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[Path, float]:
-    """The tiny run (built from scratch: tokenizer, model, 6 steps) and how long it took."""
-    started = time.perf_counter()
+def trained(small_bench: Path, tiny_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny run (built from scratch: tokenizer, model, 6 steps)."""
     run_dir = tmp_path_factory.mktemp("run") / "tiny-cube"
     summary = train(
         composed("train", tiny_overrides(small_bench, tiny_cache, f"out_dir={run_dir}", *STEPS))
     )
     assert summary["finished"] and summary["steps"] == 6
-    return run_dir, time.perf_counter() - started
-
-
-@pytest.fixture(scope="module")
-def trained(trained_timed: tuple[Path, float]) -> Path:
-    return trained_timed[0]
+    return run_dir
 
 
 def predict_cfg(bench: Path, cache: Path, run_dir: Path, tmp: Path, *extra: str) -> Any:
@@ -61,10 +53,8 @@ def predict_cfg(bench: Path, cache: Path, run_dir: Path, tmp: Path, *extra: str)
 
 
 def test_train_predict_analyze(
-    small_bench: Path, tiny_cache: Path, trained_timed: tuple[Path, float], tmp_path: Path
+    small_bench: Path, tiny_cache: Path, trained: Path, tmp_path: Path
 ) -> None:
-    started = time.perf_counter()
-    trained, train_seconds = trained_timed
     run = json.loads((trained / "RUN.json").read_text())
     for name in ("config.yaml", "data_manifest.json", "adapter/adapter_config.json", "tokenizer"):
         assert (trained / name).exists(), name
@@ -89,7 +79,6 @@ def test_train_predict_analyze(
     assert set(scored) == {"calibration", "test_locked", "controls_locked", "cardinality_test"}
     meta = json.loads(out.with_name("seed0.meta.json").read_text())
     assert meta["batch_size"] == 32 and meta["adapter_sha256"] == run["adapter_sha256"]
-    assert train_seconds + time.perf_counter() - started < 90
 
 
 def test_second_predict_recomputes_nothing(

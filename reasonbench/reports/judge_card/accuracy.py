@@ -2,9 +2,10 @@
 
 The base prompts of the stress suite *are* benchmark prompts, so their answers are prediction
 records like any method's; they are scored with :func:`reasonbench.analysis.scoring.score` and
-summarized with :func:`reasonbench.analysis.metrics.summarize` (revised-verdict and receipt
-accuracy, parse failures, drift/inertia/misattribution), and the answers on the items' locked
-controls give paired consistency (:func:`reasonbench.analysis.metrics.paired_consistency`).
+summarized with :func:`reasonbench.analysis.metrics.summarize` (every registered metric that
+applies to the judge's target; a parse failure is a wrong answer), and the answers on the items'
+locked controls give paired consistency
+(:func:`reasonbench.analysis.consistency.paired_consistency`).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from reasonbench.analysis.consistency import paired_consistency
 from reasonbench.analysis.gold import load_gold
-from reasonbench.analysis.metrics import paired_consistency, summarize
-from reasonbench.analysis.scoring import accounts_for_changes, score
+from reasonbench.analysis.jsontypes import to_json
+from reasonbench.analysis.metrics import summarize
+from reasonbench.analysis.scoring import carried, score
 from reasonbench.io import read_split, split_names
 from reasonbench.predictions.answers import answer_record
 from reasonbench.predictions.record import PredictionRecord
@@ -68,11 +71,13 @@ def accuracy_section(
         ]
 
     item_records, control_records = records(items), records(controls)
-    accounts = accounts_for_changes(item_records)
-    scored = [score(gold[r.example_id], r, accounts) for r in item_records]
-    out: dict[str, Any] = {"items": summarize(scored), "consistency": {}}
+    scored = [score(gold[r.example_id], r) for r in item_records]
+    out: dict[str, Any] = {
+        "items": to_json(summarize(scored, carried(target))),
+        "consistency": None,
+    }
     if control_records:
         parents = {s.gold.example_id: s for s in scored}
-        checked = [score(gold[r.example_id], r, accounts) for r in control_records]
-        out["consistency"] = paired_consistency(parents, checked)
+        checked = [score(gold[r.example_id], r) for r in control_records]
+        out["consistency"] = to_json(paired_consistency(parents, checked))
     return out

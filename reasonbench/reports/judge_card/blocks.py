@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from reasonbench.invariance.report import Estimate
 from reasonbench.reports.render import Table
 
-__all__ = ["Block", "Figure", "Heading", "Para", "est", "rate"]
+__all__ = ["UNDEFINED", "Block", "Figure", "Heading", "Para", "est", "rate", "show"]
+
+UNDEFINED = "—"  # every undefined or absent value, in every table and paragraph of a card
 
 
 @dataclass(frozen=True)
@@ -32,13 +34,29 @@ Block = Heading | Para | Table | Figure
 
 
 def rate(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}%"
+    return UNDEFINED if value is None else f"{100 * value:.1f}%"
+
+
+def show(value: object) -> str:
+    """A configuration or data value as a reader expects it, never a Python repr: yes/no,
+    ``—`` for null or empty, ``key: value`` lists, plain numbers."""
+    if value is None:
+        return UNDEFINED
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {show(v)}" for k, v in value.items()) or UNDEFINED
+    if isinstance(value, list | tuple | set | frozenset):
+        return ", ".join(show(v) for v in value) or UNDEFINED
+    return str(value) or UNDEFINED
 
 
 def est(e: Estimate, percent: bool = True) -> str:
     """A value with its interval: ``13.9% [8.6, 19.3]`` (or ``0.70 [0.55, 0.81]``)."""
     if e.value is None:
-        return "—"
+        return UNDEFINED
 
     def show(v: float) -> str:
         return f"{100 * v:.1f}" if percent else f"{v:.2f}"

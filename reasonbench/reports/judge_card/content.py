@@ -9,7 +9,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from reasonbench.reports.judge_card.blocks import Block, Figure, Heading, Para, est, rate
+from reasonbench.analysis.metrics import (
+    DRIFT_RATE,
+    ENDPOINT_ACCURACY,
+    INERTIA_RATE,
+    MISATTRIBUTION_RATE,
+    PARSE_FAILURE_RATE,
+    RECEIPT_ACCURACY,
+    REVISED_VERDICT_ACCURACY,
+)
+from reasonbench.reports.judge_card.blocks import (
+    UNDEFINED,
+    Block,
+    Figure,
+    Heading,
+    Para,
+    est,
+    rate,
+    show,
+)
 from reasonbench.reports.judge_card.plots import FIGURES
 from reasonbench.reports.judge_card.record import SECTIONS, JudgeCard
 from reasonbench.reports.render import Table
@@ -17,18 +35,41 @@ from reasonbench.reports.render import Table
 __all__ = ["blocks"]
 
 HANDLINGS = ("excluded", "imputed")
+ACCURACY = (REVISED_VERDICT_ACCURACY, RECEIPT_ACCURACY, ENDPOINT_ACCURACY, PARSE_FAILURE_RATE,
+            DRIFT_RATE, INERTIA_RATE, MISATTRIBUTION_RATE)  # fmt: skip
+
+
+def value(card: JudgeCard, metric: str) -> float | None:
+    """A metric on the base prompts; ``None`` when it does not apply to the judge's target."""
+    entry = card.accuracy["items"]["metrics"].get(metric)
+    return None if entry is None else entry["value"]
+
+
+def _warning(card: JudgeCard) -> list[Block]:
+    failures = value(card, PARSE_FAILURE_RATE)
+    if not failures:
+        return []
+    n = card.accuracy["items"]["n"]
+    every = " Every answer failed: the judge scores 0% on every metric." if failures == 1 else ""
+    return [
+        Para(
+            f"Warning: {rate(failures)} of the {n} base answers failed to parse; a parse failure "
+            f"counts as a wrong answer on every metric.{every}"
+        )
+    ]
 
 
 def _summary(card: JudgeCard) -> list[Block]:
-    inv, acc, d = card.invariance, card.accuracy["items"], card.data
+    inv, d = card.invariance, card.data
     return [
         Heading(f"Judge Card: {card.judge['name']}", 1),
+        *_warning(card),
         Para(
             f"PIS {est(inv['excluded'].pis, False)} with parse failures excluded, "
             f"{est(inv['imputed'].pis, False)} with parse failures imputed as flips. "
-            f"Revised-verdict accuracy {rate(acc['revised_verdict_accuracy'])}, receipt accuracy "
-            f"{rate(acc['receipt_accuracy'])}, on {d['items']} {d['stratum']} items from "
-            f"{d['units']} clauses ({', '.join(d['splits'])}). Data manifest sha256 "
+            f"Revised-verdict accuracy {rate(value(card, REVISED_VERDICT_ACCURACY))}, receipt "
+            f"accuracy {rate(value(card, RECEIPT_ACCURACY))}, on {d['items']} {d['stratum']} items "
+            f"from {d['units']} clauses ({show(d['splits'])}). Data manifest sha256 "
             f"{d['manifest_sha256']}."
         ),
     ]
@@ -83,7 +124,7 @@ def _principle1(card: JudgeCard) -> list[Block]:
             "T2 lexicon (deontic synonyms within one family), T4 exception placement. Every "
             "rewrite was certified by execution: its text parses back to the same rule and scope, "
             "and the parsed states reproduce every cell of the item's judgment cube. "
-            f"Δflip = flip rate − jitter. Rewrites identical to the original text (not compared): {dropped or 'none'}."
+            f"Δflip = flip rate − jitter. Rewrites identical to the original text (not compared): {show(dropped)}."
         ),
         Table(
             "delta_flip",
@@ -156,18 +197,18 @@ def _principle3(card: JudgeCard) -> list[Block]:
 
 
 def _accuracy(card: JudgeCard) -> list[Block]:
-    acc = card.accuracy["items"]
-    names = ["revised_verdict_accuracy", "receipt_accuracy", "endpoint_accuracy", "parse_failure_rate",
-             "drift_rate", "inertia_rate", "misattribution_rate"]  # fmt: skip
-    rows = [[n.replace("_", " "), rate(acc.get(n))] for n in names]
+    n = card.accuracy["items"]["n"]
+    rows = [[m.replace("_", " "), rate(value(card, m))] for m in ACCURACY]
+    pooled = (card.accuracy["consistency"] or {}).get("pooled", {})
     consistency = [
         [kind, c["pairs"], c["checkable"], rate(c["consistency"]), rate(c["error_lower_bound"])]
-        for kind, c in sorted(card.accuracy["consistency"].items())
+        for kind, c in pooled.items()
     ]
     blocks: list[Block] = [
         Heading(SECTIONS[4]),
         Para(
-            f"Scored like any prediction records (reasonbench analyze) on the {acc['n']} base prompts."
+            f"Scored like any prediction records (reasonbench analyze) on the {n} base prompts; "
+            f"{UNDEFINED} marks a metric that is undefined or does not apply to the judge's target."
         ),
         Table("accuracy", "Accuracy on the base prompts", ["metric", "value"], rows),
     ]
@@ -203,9 +244,9 @@ def _runs(card: JudgeCard) -> list[Block]:
 
 def _data(card: JudgeCard) -> list[Block]:
     d, j, s = card.data, card.judge, card.settings
-    rows: list[list[Any]] = [[k.replace("_", " "), str(v)] for k, v in j.items() if k != "name"]
-    rows += [[k.replace("_", " "), str(v)] for k, v in d.items()]
-    rows += [[f"setting: {k}", str(v)] for k, v in s.items()]
+    rows: list[list[Any]] = [[k.replace("_", " "), show(v)] for k, v in j.items() if k != "name"]
+    rows += [[k.replace("_", " "), show(v)] for k, v in d.items()]
+    rows += [[f"setting: {k}", show(v)] for k, v in s.items()]
     return [
         Heading(SECTIONS[6]),
         Table("data", "Judge, data and settings", ["field", "value"], rows),

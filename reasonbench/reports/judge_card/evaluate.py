@@ -21,7 +21,9 @@ from reasonbench.invariance.metrics import HANDLINGS, PisConfig, invariance_repo
 from reasonbench.invariance.runs import Answers, ask, parse_answers, run_plan, stress_rows
 from reasonbench.invariance.suite import StressSuite, build_suite
 from reasonbench.io import manifest_hash, read_manifest
+from reasonbench.judges.answering import Progress
 from reasonbench.judges.base import Judge
+from reasonbench.progress import Progress as ProgressBar
 from reasonbench.reports.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
 from reasonbench.reports.judge_card.record import JudgeCard
 from reasonbench.targets import ParseResult
@@ -81,22 +83,39 @@ def _data(data_dir: Path, suite: StressSuite, settings: CardSettings) -> dict[st
 
 
 def evaluate_judge(
-    judge: Judge, data_dir: Path, settings: CardSettings, info: Mapping[str, Any] | None = None
+    judge: Judge,
+    data_dir: Path,
+    settings: CardSettings,
+    info: Mapping[str, Any] | None = None,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+    show_progress: bool = False,
 ) -> tuple[JudgeCard, StressSuite, Answers]:
-    """The card, the suite it was computed on and every answer the judge gave."""
+    """The card, the suite it was computed on and every answer the judge gave. Answers come
+    through the answering path of ``reasonbench evaluate`` (cached under ``cache_dir``).
+    ``show_progress`` reports the suite's certification and the answering (rate and ETA)."""
     suite = build_suite(
-        data_dir, settings.splits, settings.seed, settings.max_items, settings.margin
-    )
+        data_dir, settings.splits, settings.seed, settings.max_items, settings.margin,
+        progress=show_progress,
+    )  # fmt: skip
     parents = {i.item_id for i in suite.items}
     controls = control_rows(data_dir, parents) if settings.controls else []
     plan = run_plan(judge, settings.reruns)
-    answers = ask(
-        judge, [*suite.prompts(), *(c["prompt"] for c in controls)], plan.runs, settings.seed
-    )
+    asked = [*suite.prompts(), *(c["prompt"] for c in controls)]
     base = list(dict.fromkeys(i.base_prompt for i in suite.items))
-    if plan.base_runs > plan.runs:  # greedy: a second answer on every base prompt
-        again = ask(judge, base, plan.base_runs - plan.runs, settings.seed + plan.runs)
-        answers.update({p: (*answers[p], *again[p]) for p in base})
+    extra = plan.base_runs - plan.runs
+    total = len(dict.fromkeys(asked)) * plan.runs + len(base) * max(0, extra)
+    with ProgressBar(total, "judge-card answers", "answers", show_progress) as bar:
+
+        def report(done: int) -> None:
+            bar.update(done)
+            if progress is not None:
+                progress(done)
+
+        answers = ask(judge, asked, plan.runs, settings.seed, cache_dir, report)
+        if extra > 0:  # greedy: a second answer on every base prompt
+            again = ask(judge, base, extra, settings.seed + plan.runs, cache_dir, report)
+            answers.update({p: (*answers[p], *again[p]) for p in base})
     parsed = parse_answers(answers, judge.target)
     comparisons, repeats, pairs = stress_rows(suite, parsed)
     reports = {

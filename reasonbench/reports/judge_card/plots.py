@@ -15,6 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from reasonbench.invariance.metrics import Estimate  # noqa: E402
 from reasonbench.reports.figures import PNG_META  # noqa: E402
+from reasonbench.reports.judge_card.blocks import UNDEFINED  # noqa: E402
 from reasonbench.reports.judge_card.record import JudgeCard  # noqa: E402
 
 __all__ = ["FIGURES", "figures"]
@@ -77,7 +78,7 @@ def threshold_shift(card: JudgeCard) -> bytes:
         ax.text(
             1,
             i,
-            "undefined" if value is None else f"{100 * value:.1f}%",
+            UNDEFINED if value is None else f"{100 * value:.1f}%",
             va="center",
             fontsize=8,
             color="white" if value else "black",
@@ -103,7 +104,7 @@ def pis_components(card: JudgeCard) -> bytes:
             ("P3: w3·U_rate", c.w3 * u_rate * c.scale, "#8f3553"),
         ]
         if r.pis.value is None:  # nothing counted: no bar rather than one made of fallbacks
-            ax.text(0.02, i, "undefined: no parsed answers", va="center", fontsize=8)
+            ax.text(0.02, i, f"PIS {UNDEFINED}: no parsed answers", va="center", fontsize=8)
             labels.append(f"{handling}\nPIS —")
             continue
         left = 0.0

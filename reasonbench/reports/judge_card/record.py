@@ -13,7 +13,9 @@ from reasonbench.invariance.metrics import InvarianceReport, PisConfig
 
 __all__ = ["FORMAT", "SECTIONS", "JudgeCard"]
 
-FORMAT = "reasonbench.judge_card/1"
+FORMAT = (
+    "reasonbench.judge_card/2"  # 2: accuracy as metrics.json summaries, consistency per stratum
+)
 # Section headings, in order; both renderings use them and the browser test looks for each.
 SECTIONS = (
     "Policy Invariance Score",

@@ -36,6 +36,16 @@ class WorldShape:
     chain: tuple[int, int] = (4, 8)  # backbone length: every world can host deep (>= 4) cases
     authorised: float = 0.75  # chance that a core rule starts authorised
     deep: int = 4  # every world derives some atom at least this deep (proof-depth shift)
+    # the backbone chain, step by step
+    hop: float = 0.15  # chance a step moves the chain to another entity (a ground rule)
+    second_premise: float = 0.4  # chance a general step needs a second premise
+    spare_premise: float = 0.6  # that premise is a spare property (else a relation atom)
+    premise_given: float = 0.7  # the second premise is a fact (else the step is blocked)
+    shadow_side_given: float = 0.8  # a shadow route's side premise is a fact
+    sink_authorised: float = 0.5  # chance that a rule concluding a sink starts authorised
+    # side rules: cumulative chances of a subject rule, a relation-premise rule, a rule
+    # concluding a relation; the rest link two entities
+    side_kinds: tuple[float, float, float] = (0.45, 0.65, 0.8)
 
 
 DEFAULT_SHAPE = WorldShape()
@@ -79,19 +89,19 @@ def _draw_world(rng: random.Random, vocab: Vocabulary, unit_id: str, shape: Worl
     holder = entities[0]  # the entity the backbone currently runs on
     steps: list[tuple[str, str, str]] = []  # general backbone steps: (src, dst, holder)
     for src, dst in zip(chain, chain[1:], strict=False):
-        if rng.random() < 0.15:
+        if rng.random() < shape.hop:
             other = rng.choice([e for e in entities if e != holder])
             bodies.append((((src, holder),), (dst, other)))
             holder = other
             continue
         premises: list[Atom] = [(src, X)]
-        if rng.random() < 0.4:
-            if spare and rng.random() < 0.6:
+        if rng.random() < shape.second_premise:
+            if spare and rng.random() < shape.spare_premise:
                 extra: Atom = (rng.choice(spare), X)
             else:
                 extra = (relation, X, rng.choice([e for e in entities if e != holder]))
             premises.append(extra)
-            if rng.random() < 0.7:  # otherwise the step is blocked: a missing ground to add
+            if rng.random() < shape.premise_given:  # else blocked: a missing ground to add
                 essential.add(tuple(holder if t == X else t for t in extra))
         bodies.append((tuple(premises), (dst, X)))
         steps.append((src, dst, holder))
@@ -108,11 +118,11 @@ def _draw_world(rng: random.Random, vocab: Vocabulary, unit_id: str, shape: Worl
             continue
         bodies.append(body)
         shadows.append(body)
-        if rng.random() < 0.8:
+        if rng.random() < shape.shadow_side_given:
             essential.add(tuple(at if t == X else t for t in side))
 
     while len(bodies) < n_core_rules:
-        body = _side_rule(rng, core, entities, relation)
+        body = _side_rule(rng, core, entities, relation, shape.side_kinds)
         if body not in bodies:
             bodies.append(body)
     for sink in rng.sample(sinks, n_sink_rules):
@@ -122,7 +132,7 @@ def _draw_world(rng: random.Random, vocab: Vocabulary, unit_id: str, shape: Worl
     rng.shuffle(order)  # so rule ids carry no hint of the backbone order
     rules = [Rule(i + 1, *bodies[k]) for i, k in enumerate(order)]
     chance: dict[tuple[tuple[Atom, ...], Atom], float] = dict.fromkeys(shadows, SHADOW_AUTHORISED)
-    chance.update((body, 0.5) for body in bodies if body[1][0] in sinks)
+    chance.update((body, shape.sink_authorised) for body in bodies if body[1][0] in sinks)
     allowed = [r.id for r in rules if rng.random() < chance.get(r.body(), shape.authorised)]
 
     facts = _facts(rng, shape, essential, chain, core, sinks, entities, relation)
@@ -133,17 +143,22 @@ def _draw_world(rng: random.Random, vocab: Vocabulary, unit_id: str, shape: Worl
 
 
 def _side_rule(
-    rng: random.Random, core: list[str], entities: list[str], relation: str
+    rng: random.Random,
+    core: list[str],
+    entities: list[str],
+    relation: str,
+    kinds: tuple[float, float, float],
 ) -> tuple[tuple[Atom, ...], Atom]:
     kind = rng.random()
     head = rng.choice(core)
-    if kind < 0.45:
+    subject_rule, relation_premise, concludes_relation = kinds
+    if kind < subject_rule:
         return tuple(_subject_atoms(core, rng, rng.randint(1, 2), {head})), (head, X)
-    if kind < 0.65:
+    if kind < relation_premise:
         link: Atom = (relation, X, rng.choice(entities))
         extra = _subject_atoms(core, rng, rng.randint(0, 1), {head})
         return (link, *extra), (head, X)
-    if kind < 0.8:
+    if kind < concludes_relation:
         target = rng.choice(entities)
         link = (relation, X, target) if rng.random() < 0.5 else (relation, target, X)
         return tuple(_subject_atoms(core, rng, 1, set())), link

@@ -29,6 +29,7 @@ from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Operator, Transition
 from reasonbench.strata.organizational.editing import Step, apply_one
 from reasonbench.strata.organizational.focus import Focus
+from reasonbench.strata.organizational.operators import by_source, resolve
 from reasonbench.strata.organizational.pivots import (
     GOALS,
     Wanted,
@@ -40,7 +41,6 @@ from reasonbench.strata.organizational.pivots import (
     possibly_ambiguous,
     touched,
 )
-from reasonbench.strata.organizational.registry import by_source, resolve
 from reasonbench.strata.organizational.sampling import sample_base
 from reasonbench.strata.organizational.schema import Clause
 

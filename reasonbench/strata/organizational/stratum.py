@@ -18,8 +18,8 @@ from reasonbench.strata.organizational import adjudicator as adjudication
 from reasonbench.strata.organizational import compose, distractors, serialize
 from reasonbench.strata.organizational.loader import ClauseSet, load_clause_set
 from reasonbench.strata.organizational.model import LABELS
+from reasonbench.strata.organizational.operators import OPERATORS
 from reasonbench.strata.organizational.prompt import render_transition
-from reasonbench.strata.organizational.registry import OPERATORS
 from reasonbench.strata.organizational.schema import Clause, FieldSpec
 from reasonbench.strata.organizational.templates import load_templates
 from reasonbench.strata.template_set import TemplateSet

@@ -8,7 +8,6 @@ import os
 import random
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from reasonbench.core import GNA
@@ -95,7 +94,7 @@ def test_worlds_have_the_documented_shape(worlds: list[World]) -> None:
         assert max(closure(facts, rules).depth.values()) >= shape.deep  # hosts deep cases
 
 
-def test_sampling_800_worlds_is_fast(stratum: LogicalStratum) -> None:
-    start = time.perf_counter()
-    stratum.units(7)
-    assert time.perf_counter() - start < 2.0
+def test_every_seed_gives_800_distinct_worlds(stratum: LogicalStratum) -> None:
+    # its speed (goal < 2 s) is measured by scripts/bench_logical_sampler.py, not asserted here
+    worlds = stratum.units(7)
+    assert len(worlds) == 800 and len({w.unit_id for w in worlds}) == 800

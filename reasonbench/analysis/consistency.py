@@ -1,0 +1,115 @@
+"""Paired consistency of one method's predictions on the locked controls, per stratum and pooled.
+
+For each control, the kind's registered relation (endpoints plus receipt family, the same for
+every target) is applied to the parent's and the control's predictions, restricted to what the
+method's target carries. Which pairs are **checkable** depends on the target alone: a pair is
+checkable when the relation can say something about gold as that target would write it (an
+inverse pair is not checkable for ``direct_verdict``). On a checkable pair a parse failure on
+either side counts as a violation — a parse failure is a wrong answer — which keeps the bound
+valid: a violated relation proves at least one of the two answers wrong, so the violation rate / 2
+bounds the mean error from below.
+
+Pooled counts are the sums of the strata's, so pooled consistency is the checkable-weighted mean
+of the strata's. Cube targets also get the kind's cell relation as a separate diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from reasonbench.analysis.record import CellAgreement, ConsistencyRate, PairedConsistency
+from reasonbench.analysis.scoring import Scored, project
+from reasonbench.controls import CONTROL_KINDS
+from reasonbench.core.answer import Answer
+
+__all__ = ["paired_consistency"]
+
+
+@dataclass
+class _Count:
+    pairs: int = 0
+    checkable: int = 0
+    consistent: int = 0
+
+    def rate(self) -> ConsistencyRate:
+        value = self.consistent / self.checkable if self.checkable else None
+        bound = None if value is None else (1 - value) / 2
+        return ConsistencyRate(self.pairs, self.checkable, self.consistent, value, bound)
+
+
+@dataclass
+class _Cells:
+    pairs: int = 0
+    all_cells: int = 0
+    cells: int = 0
+    total: int = 0
+
+    def agreement(self) -> CellAgreement:
+        return CellAgreement(
+            self.pairs,
+            self.all_cells / self.pairs if self.pairs else None,
+            self.cells / self.total if self.total else None,
+        )
+
+
+def _pair(parent: Scored, control: Scored) -> tuple[bool, bool]:
+    """(checkable, consistent) of one pair under its kind's relation."""
+    kind = CONTROL_KINDS.get(control.gold.control or "")
+    fields = parent.fields
+    gold_parent = project(Answer.of_receipt(parent.gold.receipt, parent.gold.cube), fields)
+    gold_control = project(Answer.of_receipt(control.gold.receipt, control.gold.cube), fields)
+    if kind.relation(gold_parent, gold_control, parent.gold.cube) is None:
+        return False, False
+    if not (parent.record.parse_ok and control.record.parse_ok):
+        return True, False
+    said = kind.relation(
+        project(parent.answer, fields), project(control.answer, fields), parent.gold.cube
+    )
+    return True, said is True  # a field the target carries but the answer lacks is a violation
+
+
+def _cells(parent: Scored, control: Scored, tally: _Cells) -> None:
+    kind = CONTROL_KINDS.get(control.gold.control or "")
+    size = len(parent.gold.cube.verdicts)
+    tally.pairs += 1
+    tally.total += size
+    if parent.answer.cube is None or control.answer.cube is None:
+        return  # a parse failure agrees on no cell
+    agree = kind.cells(parent.answer.cube, control.answer.cube)
+    tally.all_cells += all(agree)
+    tally.cells += sum(agree)
+
+
+def paired_consistency(
+    parents: Mapping[str, Scored], controls: Sequence[Scored]
+) -> PairedConsistency:
+    """Consistency per control kind, per stratum and pooled, of one method and seed."""
+    strata: dict[str, dict[str, _Count]] = {}
+    cells: dict[str, _Cells] = {}
+    for c in controls:
+        parent = parents.get(c.gold.parent_id or "")
+        if parent is None or c.gold.control is None:
+            continue
+        checkable, ok = _pair(parent, c)
+        count = strata.setdefault(parent.gold.stratum, {}).setdefault(c.gold.control, _Count())
+        count.pairs += 1
+        count.checkable += checkable
+        count.consistent += ok
+        if parent.fields.cube:
+            _cells(parent, c, cells.setdefault(c.gold.control, _Cells()))
+    kinds = [k for k in CONTROL_KINDS if any(k in by_kind for by_kind in strata.values())]
+    pooled = {}
+    for kind in kinds:
+        total = _Count()
+        for by_kind in strata.values():
+            part = by_kind.get(kind, _Count())
+            total.pairs += part.pairs
+            total.checkable += part.checkable
+            total.consistent += part.consistent
+        pooled[kind] = total.rate()
+    return PairedConsistency(
+        pooled,
+        {s: {k: strata[s][k].rate() for k in kinds if k in strata[s]} for s in sorted(strata)},
+        {k: cells[k].agreement() for k in kinds if k in cells},
+    )

@@ -1,0 +1,98 @@
+"""The typed configuration of one certification run, validated before anything executes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from reasonbench.core.verdict_order import validate_order
+
+__all__ = ["EXECUTIONS", "CertifyConfig", "CertifyError", "ConfigError"]
+
+EXECUTIONS = ("exhaustive", "adaptive", "monotone")
+MAX_SOURCES = 16  # 2^16 hybrids per case already takes a patient user
+
+
+class CertifyError(ValueError):
+    """Anything the user must fix; the message names the problem and where it is (one line)."""
+
+
+class ConfigError(CertifyError):
+    """A configuration value that cannot work."""
+
+
+@dataclass(frozen=True)
+class CertifyConfig:
+    """What to certify, with what adjudicator, how, and where the outputs go.
+
+    ``execution``: ``exhaustive`` (all 2^k hybrids), ``adaptive`` (the assumption-free certifier)
+    or ``monotone`` (``assume=monotone``; ``order`` optionally names the verdict order, low to
+    high). ``budget`` caps the interior queries per case for the two adaptive executions.
+    ``repeats`` executes each hybrid that many times (nondeterministic adjudicators).
+    ``adjudicator_version`` is part of the cache key: change it when the adjudicator changes.
+    """
+
+    cases: Path
+    adjudicator: str
+    labels: tuple[str, ...]
+    out_dir: Path
+    execution: str = "adaptive"
+    overwrite: bool = False  # replace outputs reasonbench did not write (or that were edited)
+    budget: int | None = None
+    order: tuple[str, ...] | None = None
+    repeats: int = 1
+    workers: int = 4
+    timeout_s: float = 30.0
+    cache: Path | None = None
+    adjudicator_version: str = ""
+    sources: tuple[str, ...] | None = None
+    progress: bool = True
+    plugin_options: dict[str, Any] = field(default_factory=dict)  # passed to the factory
+
+    @property
+    def cache_path(self) -> Path:
+        return self.cache if self.cache is not None else self.out_dir / "cache.jsonl"
+
+    def adjudicator_id(self, plugin_id: str) -> str:
+        """The identity executions are cached under: the plug-in's own ``id`` (which names what
+        decides its answers: a command's canonical argv, an LLM judge's model, prompt and
+        decoding), and ``@adjudicator_version`` when set."""
+        version = self.adjudicator_version
+        return f"{plugin_id}@{version}" if version else plugin_id
+
+    def validate(self) -> CertifyConfig:
+        """Return ``self`` or raise :class:`ConfigError` naming the first bad key."""
+        if self.execution not in EXECUTIONS:
+            raise ConfigError(f"execution={self.execution!r}: must be one of {list(EXECUTIONS)}")
+        labels = self.labels
+        if len(labels) < 2 or not all(isinstance(x, str) and x for x in labels):
+            raise ConfigError(f"labels={list(labels)}: declare at least two non-empty labels")
+        if len(set(labels)) != len(labels):
+            raise ConfigError(f"labels={list(labels)}: a label is repeated")
+        if self.order is not None:
+            if self.execution != "monotone":
+                raise ConfigError("order is only used by execution=monotone")
+            try:
+                validate_order(self.order)
+            except ValueError as exc:
+                raise ConfigError(f"order: {exc}") from None
+            if set(self.order) != set(labels):
+                raise ConfigError(
+                    f"order={list(self.order)} must list exactly the labels {list(labels)}"
+                )
+        if self.budget is not None:
+            if self.execution == "exhaustive":
+                raise ConfigError(
+                    "budget applies to execution=adaptive or monotone, not exhaustive"
+                )
+            if self.budget < 0:
+                raise ConfigError(f"budget={self.budget}: must be >= 0 (or null for no budget)")
+        for key, value, low in (("repeats", self.repeats, 1), ("workers", self.workers, 1)):
+            if not isinstance(value, int) or value < low:
+                raise ConfigError(f"{key}={value!r}: must be an integer >= {low}")
+        if not self.timeout_s > 0:
+            raise ConfigError(f"timeout_s={self.timeout_s}: must be > 0")
+        if self.sources is not None and not 1 <= len(self.sources) <= MAX_SOURCES:
+            raise ConfigError(f"sources: declare 1..{MAX_SOURCES} sources")
+        return self

@@ -1,0 +1,192 @@
+"""The async request loop: bounded concurrency, timeouts, retries, a cache line per answer.
+
+:meth:`Client.ask` answers a list of inputs (prompts, or chat messages) with one decoding and
+seed, in order. Inputs whose request is in the cache are not sent; the misses go out through
+``endpoint.concurrency`` workers sharing one keep-alive connection pool (aiohttp: its client
+costs well under a millisecond per request, see scripts/bench_evaluate.py). Every answer is
+appended to the cache (one flushed JSONL line) the moment it arrives, so a run killed at any
+point resumes with what it had, and a rerun sends no request at all.
+
+Failures are retried per :mod:`reasonbench.serve.retry`. The run stops with one
+:class:`ServeError` line when a request is refused for good (4xx), when a request failed
+``max_attempts`` times, or after ``max_consecutive_failures`` failed attempts in a row across
+all requests; the answers already cached stay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import aiohttp
+
+from reasonbench.cache import GenerationCache
+from reasonbench.serve.config import Endpoint, Prices, RetryPolicy, Sampling, ServeError, redact
+from reasonbench.serve.retry import backoff, failure_kind, retry_after
+from reasonbench.serve.usage import Usage
+from reasonbench.serve.wire import BadResponse, Input, Reply, read_reply, request_body, request_key
+
+__all__ = ["Client"]
+
+EXCERPT = 160  # characters of a refusing server's body quoted in the error
+
+
+class _Run:
+    """State shared by the workers of one ``ask``."""
+
+    def __init__(self, todo: dict[str, bytes]) -> None:
+        self.items: Iterator[tuple[str, bytes]] = iter(todo.items())
+        self.consecutive = 0
+
+
+class Client:
+    """An OpenAI-compatible endpoint with a cache (``cache_dir``; ``None``: no cache)."""
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        cache_dir: Path | None = None,
+        retry: RetryPolicy | None = None,
+        prices: Prices | None = None,
+        on_reply: Callable[[Reply], None] | None = None,
+    ) -> None:
+        self.endpoint, self.retry = endpoint, retry or RetryPolicy()
+        self.cache = GenerationCache(cache_dir) if cache_dir is not None else None
+        self.usage = Usage(prices or Prices())
+        self.on_reply = on_reply  # called per answer: cached ones first, then each as it arrives
+
+    def ask(self, inputs: Sequence[Input], sampling: Sampling, seed: int = 0) -> list[Reply]:
+        """One reply per input, in order (runs its own event loop; from async code, await
+        :meth:`ask_async`)."""
+        return asyncio.run(self.ask_async(inputs, sampling, seed))
+
+    async def ask_async(
+        self, inputs: Sequence[Input], sampling: Sampling, seed: int = 0
+    ) -> list[Reply]:
+        bodies = [request_body(self.endpoint, item, sampling, seed) for item in inputs]
+        keys = [request_key(self.endpoint, body) for body in bodies]
+        replies: dict[str, Reply] = {}
+        todo: dict[str, bytes] = {}
+        for key, body in zip(keys, bodies, strict=True):
+            if key in replies or key in todo:
+                continue
+            if self.cache is not None and key in self.cache:
+                replies[key] = Reply.from_entry(self.cache.get(key))
+                self.usage.add(replies[key])
+                if self.on_reply is not None:
+                    self.on_reply(replies[key])
+            else:
+                todo[key] = json.dumps(body).encode()
+        if todo:
+            started = time.perf_counter()
+            try:
+                await self._fetch(todo, replies)
+            finally:
+                self.usage.seconds += time.perf_counter() - started
+        return [replies[k] for k in keys]
+
+    async def _fetch(self, todo: dict[str, bytes], replies: dict[str, Reply]) -> None:
+        run = _Run(todo)
+        timeout = aiohttp.ClientTimeout(total=self.endpoint.timeout_s)
+        connector = aiohttp.TCPConnector(limit=self.endpoint.concurrency)
+        headers = self.endpoint.headers()
+        async with aiohttp.ClientSession(
+            timeout=timeout, connector=connector, headers=headers
+        ) as session:
+            workers = min(self.endpoint.concurrency, len(todo))
+            tasks = [
+                asyncio.ensure_future(self._work(session, run, replies)) for _ in range(workers)
+            ]
+            done, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            for task in pending:  # one worker stopped the run: the others' requests are moot
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+            for task in done:
+                task.result()  # re-raise the first ServeError
+
+    async def _work(
+        self, session: aiohttp.ClientSession, run: _Run, replies: dict[str, Reply]
+    ) -> None:
+        for key, payload in run.items:
+            reply = await self._one(session, run, key, payload)
+            if self.cache is not None:
+                self.cache.put([reply.to_entry()])
+            replies[key] = reply
+            self.usage.add(reply)
+            if self.on_reply is not None:
+                self.on_reply(reply)
+
+    async def _attempt(
+        self, session: aiohttp.ClientSession, key: str, payload: bytes
+    ) -> Reply | tuple[str, float | None, str]:
+        """A reply, or (failure kind, Retry-After seconds, description) for a retryable
+        failure; raises :class:`ServeError` for a refusal."""
+        url = self.endpoint.url
+        try:
+            async with session.post(url, data=payload) as response:
+                body = await response.read()
+                status, wait = response.status, response.headers.get("Retry-After")
+        except asyncio.TimeoutError:
+            return "timeout", None, f"no answer within {self.endpoint.timeout_s:g} s"
+        except aiohttp.ClientPayloadError as exc:
+            return "bad_response", None, f"truncated body ({type(exc).__name__})"
+        except aiohttp.ClientError as exc:
+            return "connection", None, f"{type(exc).__name__}: {exc}"
+        if status == 200:
+            try:
+                return read_reply(key, json.loads(body), self.endpoint.api)
+            except (ValueError, BadResponse) as exc:  # JSONDecodeError is a ValueError
+                return "bad_response", None, f"unreadable response ({exc})"
+        excerpt = body[:EXCERPT].decode("utf-8", "replace").replace("\n", " ")
+        kind = failure_kind(status)
+        if kind is None:
+            raise ServeError(
+                f"HTTP {status} from {url} (not retryable; check base_url, model, api and "
+                f"api_key_env): {excerpt}"
+            )
+        return kind, retry_after(wait), f"HTTP {status}: {excerpt}"
+
+    async def _one(
+        self, session: aiohttp.ClientSession, run: _Run, key: str, payload: bytes
+    ) -> Reply:
+        policy, url = self.retry, self.endpoint.url
+        for attempt in range(policy.max_attempts):
+            self.usage.requests += 1
+            try:
+                outcome = await self._attempt(session, key, payload)
+            except ServeError as exc:
+                refused = redact(str(exc), self.endpoint)
+                raise ServeError(refused + self._kept(), refused) from None
+            if isinstance(outcome, Reply):
+                run.consecutive = 0
+                return outcome
+            kind, wait, what = outcome
+            what = redact(what, self.endpoint)
+            self.usage.failures[kind] += 1
+            run.consecutive += 1
+            reason = None
+            if run.consecutive >= policy.max_consecutive_failures:
+                reason = f"{run.consecutive} consecutive failed requests to {url}, last: {what}"
+            elif attempt + 1 == policy.max_attempts:
+                reason = f"a request to {url} failed {policy.max_attempts} times, last: {what}"
+            elif wait is not None and wait > policy.max_wait_s:
+                reason = (
+                    f"{url} asks to retry after {wait:.0f} s (more than max_wait_s "
+                    f"{policy.max_wait_s:g})"
+                )
+            if reason is not None:
+                raise ServeError(reason + self._kept(), reason)
+            self.usage.retries += 1
+            await asyncio.sleep(wait if wait is not None else backoff(attempt, policy))
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    def _kept(self) -> str:
+        if self.cache is None:
+            return "; stopped (no cache_dir: the answers of this run are not kept)"
+        return (
+            f"; stopped, {self.usage.fetched} answers of this run kept in "
+            f"{self.cache.directory} (rerun resumes)"
+        )

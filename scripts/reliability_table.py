@@ -1,0 +1,327 @@
+"""Regenerate docs/reliability.md: every bad input and fault a user can cause, with the exact line
+reasonbench answers (``tests/cli/test_reliability.py`` fails when the committed page differs).
+
+Each case is run in-process through the ``reasonbench`` entry point, in a fresh temporary
+directory (written ``<tmp>`` on the page), against a ``benchmark=small`` build (``<bench>``).
+
+Usage: python scripts/reliability_table.py [--bench DIR] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "docs" / "reliability.md"
+
+
+@dataclass(frozen=True)
+class Case:
+    group: str
+    mistake: str
+    argv: tuple[str, ...]  # <tmp> and <bench> are substituted
+    setup: Callable[[Path, Path], None] = lambda tmp, bench: None
+
+
+def _foreign_dir(tmp: Path, bench: Path) -> None:
+    (tmp / "thesis").mkdir()
+    (tmp / "thesis" / "chapter1.tex").write_text("years of work")
+
+
+def _empty_metrics(tmp: Path) -> None:
+    """A valid metrics.json without methods (what analyze writes before anything was run)."""
+    import json
+
+    from reasonbench.analysis.record import FORMAT, Inference, MetricsReport
+
+    empty = MetricsReport(FORMAT, "x", None, {}, {}, Inference(0, 0, {}, {}, {}))
+    (tmp / "metrics.json").write_text(json.dumps(empty.to_json()))
+
+
+def _users_readme(tmp: Path, bench: Path) -> None:
+    (tmp / "report").mkdir()
+    (tmp / "report" / "README.md").write_text("my project")
+    _empty_metrics(tmp)
+
+
+def _edited_output(tmp: Path, bench: Path) -> None:
+    from reasonbench.io import OutputDir
+
+    with OutputDir(tmp / "report", "tables") as out:
+        out.write_text("README.md", "# Results\n")
+    (tmp / "report" / "README.md").write_text("# Results, with my notes\n")
+    _empty_metrics(tmp)
+
+
+def _predictions(tmp: Path, bench: Path, **change: object) -> None:
+    """predictions/p.jsonl: one valid record for the first locked example, with ``change``."""
+    import json
+
+    from reasonbench.io import read_split
+
+    first = read_split(bench, "test_locked", ["id"])[0]["id"]
+    record = {
+        "example_id": first, "method": "mine", "seed": 0, "split": "test_locked",
+        "target": "direct_verdict", "raw_output": "verdict: deny", "parse_ok": True,
+        "pred_old_verdict": None, "pred_new_verdict": "deny", "pred_receipt": None,
+        "pred_cube": None, "confidence": None, "confidence_source": None,
+        "verdict_source": "model", "schema_version": "2", **change,
+    }  # fmt: skip
+    (tmp / "preds").mkdir()
+    (tmp / "preds" / "p.jsonl").write_text(json.dumps(record) + "\n")
+
+
+def _empty_predictions(tmp: Path, bench: Path) -> None:
+    (tmp / "preds").mkdir()
+
+
+def _old_schema(tmp: Path, bench: Path) -> None:
+    _predictions(tmp, bench, schema_version="1")
+
+
+def _strange_verdict(tmp: Path, bench: Path) -> None:
+    _predictions(tmp, bench, pred_new_verdict="maybe", raw_output="verdict: maybe")
+
+
+def _parsed_but_empty(tmp: Path, bench: Path) -> None:
+    _predictions(tmp, bench, pred_new_verdict=None)
+
+
+def _a_file(tmp: Path, bench: Path) -> None:
+    (tmp / "notes.txt").write_text("a file")
+
+
+def _bad_cases(tmp: Path, bench: Path) -> None:
+    (tmp / "cases.jsonl").write_text(
+        '{"id": "c1", "sources": {"rubric": {"old": 1, "new": 2}}}\n'
+        '{"id": "c2", "sources": {"rubric": {"old": 1}}}\n'
+    )
+
+
+def _not_json(tmp: Path, bench: Path) -> None:
+    (tmp / "cube.json").write_text("{'sources': ['G']}")
+
+
+CASES: tuple[Case, ...] = (
+    Case("configuration", "a typo in a key, with `+`", ("generate", "+out_dri=<tmp>/x")),
+    Case("configuration", "a typo in a key", ("generate", "out_dri=<tmp>/x")),
+    Case("configuration", "a value of the wrong type", ("generate", "workers=two")),
+    Case("configuration", "a wrong value in a sweep", ("train", "-m", "seed=0,1,x")),
+    Case("configuration", "a value outside its choices", ("train", "batching=fast")),
+    Case("configuration", "an unknown config-group option", ("generate", "benchmark=smal")),
+    Case("configuration", "adding a key that exists", ("generate", "+workers=3")),
+    Case("configuration", "removing a key", ("generate", "~workers")),
+    Case("configuration", "a required key left out", ("certify",)),
+    Case(
+        "configuration",
+        "a judge factory that does not exist",
+        (
+            "judge-card",
+            "judge=custom",
+            "judge.factory=my_judges:nope",
+            "judge.name=x",
+            "data_dir=<bench>",
+        ),
+    ),  # fmt: skip
+    Case(
+        "configuration",
+        "an argument the judge factory does not take",
+        (
+            "judge-card",
+            "judge=custom",
+            "judge.factory=tests.toys.judge:build",
+            "judge.name=x",
+            "judge.args.colour=red",
+            "data_dir=<bench>",
+            "out_dir=<tmp>/card",
+        ),
+    ),  # fmt: skip
+    Case(
+        "outputs",
+        "generate into a folder that is not a benchmark build",
+        ("generate", "benchmark=small", "out_dir=<tmp>/thesis"),
+        _foreign_dir,
+    ),
+    Case(
+        "outputs",
+        "write tables over a file reasonbench did not write",
+        ("tables", "data_dir=<bench>", "metrics=<tmp>/metrics.json", "out_dir=<tmp>/report"),
+        _users_readme,
+    ),
+    Case(
+        "outputs",
+        "write tables over an output edited since",
+        ("tables", "data_dir=<bench>", "metrics=<tmp>/metrics.json", "out_dir=<tmp>/report"),
+        _edited_output,
+    ),
+    Case(
+        "outputs",
+        "an output path through a file",
+        ("generate", "benchmark=small", "out_dir=<tmp>/notes.txt/rb"),
+        _a_file,
+    ),
+    Case("inputs", "no benchmark where data_dir points", ("audit", "data_dir=<tmp>/absent")),
+    Case(
+        "inputs",
+        "no benchmark for the baselines",
+        ("baselines", "data_dir=<tmp>/absent", "out_dir=<tmp>/p"),
+    ),
+    Case(
+        "inputs",
+        "a split that does not exist",
+        ("judge-card", "judge=majority", "data_dir=<bench>", "splits=[nope]", "out_dir=<tmp>/card"),
+    ),  # fmt: skip
+    Case(
+        "inputs",
+        "no prediction files",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _empty_predictions,
+    ),
+    Case(
+        "inputs",
+        "prediction records of an older schema",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _old_schema,
+    ),
+    Case(
+        "inputs",
+        "a predicted verdict outside the stratum's labels",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _strange_verdict,
+    ),
+    Case(
+        "inputs",
+        "`parse_ok: true` with every prediction field null",
+        ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
+        _parsed_but_empty,
+    ),
+    Case(
+        "inputs",
+        "a cube file that is not JSON",
+        ("receipt", "--cube", "<tmp>/cube.json"),
+        _not_json,
+    ),
+    Case("inputs", "a cube file that is not there", ("receipt", "--cube", "<tmp>/none.json")),
+    Case(
+        "inputs",
+        "a case file with a source missing in one version",
+        (
+            "certify",
+            "cases=<tmp>/cases.jsonl",
+            "adjudicator=python:json:dumps",
+            "labels=[a,b]",
+            "out_dir=<tmp>/out",
+        ),
+        _bad_cases,
+    ),  # fmt: skip
+)
+
+
+def run_case(case: Case, bench: Path) -> tuple[int, str]:
+    from reasonbench.cli.main import main
+
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        case.setup(tmp, bench)
+        argv = [a.replace("<tmp>", str(tmp)).replace("<bench>", str(bench)) for a in case.argv]
+        err = io.StringIO()
+        cwd = os.getcwd()
+        os.chdir(tmp)  # a typo must not write anything anywhere, not even in the cwd
+        try:
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                code = main(argv)
+        finally:
+            os.chdir(cwd)
+        lines = [line for line in err.getvalue().splitlines() if line.startswith("reasonbench ")]
+        text = (
+            (lines[-1] if lines else "").replace(str(tmp), "<tmp>").replace(str(bench), "<bench>")
+        )
+        return code, text
+
+
+def outcomes(bench: Path) -> list[tuple[Case, int, str]]:
+    """Every case run once: (case, exit status, the line reasonbench answered)."""
+    return [(case, *run_case(case, bench)) for case in CASES]
+
+
+def page(bench: Path, results: list[tuple[Case, int, str]] | None = None) -> str:
+    out = [
+        "# Reliability: what every mistake gets",
+        "",
+        "Every error a user can cause ends in **one line** on stderr —",
+        "`reasonbench <command>: error: <what>, <where>` — and a non-zero exit status (2 for bad",
+        "input or configuration, 1 for a failed run, 130 for Ctrl-C), never a traceback, and",
+        "nothing half-written: outputs are written to a temporary name and renamed into place, a",
+        "refused or failed command leaves every existing file as it was, and a command replaces only",
+        "files reasonbench wrote (a ledger, `.reasonbench-outputs.json`, in each output directory;",
+        "a benchmark build is recognised by its `MANIFEST.json`; a training run by its",
+        "`fingerprint.json`). `overwrite=true` is the explicit way to replace anything else.",
+        "",
+        "This page is generated: `python scripts/reliability_table.py` runs every case below in a",
+        "fresh temporary directory (`<tmp>`), against a `benchmark=small` build (`<bench>`), and",
+        "`tests/cli/test_reliability.py` fails when the page and the real messages differ.",
+        "",
+    ]
+    group = None
+    results = results if results is not None else outcomes(bench)
+    for i, (case, code, text) in enumerate(results):
+        if case.group != group:
+            group = case.group
+            out += [f"## {group.capitalize()}", "", "| mistake | command | exit | what you see |"]
+            out.append("|---|---|---|---|")
+        command = "reasonbench " + " ".join(case.argv)
+        shown = text.replace("|", "\\|")  # a pipe would end the Markdown cell
+        out.append(f"| {case.mistake} | `{command}` | {code} | `{shown}` |")
+        if i + 1 == len(results) or results[i + 1][0].group != group:
+            out.append("")
+    return "\n".join(out) + "\n" + FAULTS
+
+
+FAULTS = """## Faults of the machine
+
+Checked by `tests/cli/test_faults.py` (the paths differ per machine, so they are not shown
+verbatim here):
+
+| fault | what you see |
+|---|---|
+| the disk is full, or a file-size limit (`ulimit -f`) is hit | `reasonbench generate: error: file too large (a file-size limit such as ulimit -f), at <path>` (or `no space left on device, at <path>`); the staging directory is removed, the previous build stays |
+| permission denied, a read-only location | `reasonbench generate: error: cannot create directory <path>: Permission denied` (or `Operation not permitted`) |
+| the process is killed (SIGKILL) mid-run | its worker processes exit with it (no orphans); the next run removes the dead run's staging directory; `train`, `predict`, `evaluate` and `certify` resume from what they kept |
+| Ctrl-C | `reasonbench <command>: interrupted; nothing half-written was kept (rerun to resume)`, exit 130 |
+| a bug in reasonbench | `reasonbench <command>: error: internal error <type>: <message> (a bug in reasonbench; REASONBENCH_DEBUG=1 shows the traceback)`, exit 1 |
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bench", type=Path, help="a benchmark=small build (default: build one)")
+    parser.add_argument("--check", action="store_true", help="compare with the committed page")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(ROOT))  # tests.toys.judge is one of the cases' factories
+    with tempfile.TemporaryDirectory() as name:
+        bench = args.bench
+        if bench is None:
+            from reasonbench.cli.main import main as reasonbench
+
+            bench = Path(name) / "rb"
+            reasonbench(["generate", "benchmark=small", f"out_dir={bench}", "progress=false"])
+        text = page(bench.resolve())
+    if args.check:
+        same = PAGE.read_text(encoding="utf-8") == text
+        print("docs/reliability.md is up to date" if same else "docs/reliability.md differs")
+        return 0 if same else 1
+    PAGE.write_text(text, encoding="utf-8")
+    print(f"wrote {PAGE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
