@@ -12,6 +12,9 @@ from reasonbench.assembly import generate, spec_from_config
 from tests.assembly.conftest import small_config
 from tests.assembly.toy import ToyStratum
 
+# the tiny model behind one real transformers-serve server, for every test that needs it
+pytest_plugins = ["tests.served"]
+
 
 def toy_strata() -> dict[str, ToyStratum]:
     return {

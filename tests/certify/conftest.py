@@ -75,9 +75,3 @@ def config(cases: Path, out: Path, adjudicator: str, **overrides: Any) -> Certif
 def receipts(out: Path) -> dict[str, dict[str, Any]]:
     lines = (out / "receipts.jsonl").read_text(encoding="utf-8").splitlines()
     return {row["id"]: row for row in map(json.loads, lines)}
-
-
-# The served-model tests' fixtures (tests/serve/conftest.py): the tiny model behind a real
-# `transformers serve` on loopback, for the llm plug-in. Imported, so pytest instantiates them
-# for this directory too (one more server process when both directories run in one session).
-from tests.serve.conftest import proxy, served_model, server, tiny_server  # noqa: E402, F401
