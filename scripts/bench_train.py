@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any
 
 import torch
+import transformers
 
 from reasonbench.infer.decode import greedy_decode
 from reasonbench.models import DTYPES, encode_prompt, encode_target, join, qwen3_config, varlen
 from reasonbench.models.tiny import build_tiny
 from reasonbench.train.batching import micro_batches
 from reasonbench.train.data import read_split, training_examples
-from reasonbench.train.loop import step_examples
 from reasonbench.train.lora import TargetTokenLoss, add_lora, batch_inputs
+from reasonbench.train.steps import step_examples
 
 LORA = {
     "r": 16,
@@ -89,6 +90,8 @@ def bench_training(
     params = [p for p in peft.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=1e-4)
     autocast = torch.autocast(args.device, dtype=torch.bfloat16, enabled=args.dtype == "bf16")
+    first = [encoded[i] for i in step_examples(0, len(encoded), args.batch_size, 0)]
+    agreement = layout_losses(args, model, loss_module, first, tokenizer.pad_token_id, autocast)
     totals = {
         mode: {"tokens": 0, "padded": 0, "seconds": 0.0} for mode in ("padded", "padding_free")
     }
@@ -118,7 +121,35 @@ def bench_training(
         "tokens_per_s": rates,
         "padding_share": {m: 1 - t["tokens"] / t["padded"] for m, t in totals.items()},
         "ratio": rates["padding_free"] / rates["padded"],
+        "loss_by_layout": agreement,
+        "loss_relative_difference": abs(agreement["padding_free"] - agreement["padded"])
+        / agreement["padded"],
     }
+
+
+def layout_losses(
+    args: argparse.Namespace,
+    model: Any,
+    loss_module: Any,
+    examples: list[Any],
+    pad_id: int,
+    autocast: Any,
+) -> dict[str, float]:
+    """The mean target-token loss of one step's examples, padded and padding-free, with the same
+    weights and no dropout: the variable-length kernel must give what padded SDPA gives."""
+    loss_module.eval()
+    out = {}
+    with torch.no_grad():
+        for mode in ("padded", "padding_free"):
+            batches = micro_batches(examples, mode, args.micro_batch_tokens, pad_id)
+            set_attention(model, varlen.NAME if mode == "padding_free" else args.attn)
+            total = 0.0
+            for batch in batches:
+                with autocast:
+                    total += float(loss_module(**batch_inputs(batch.to(args.device))))
+            out[mode] = total / sum(b.target_tokens for b in batches)
+    loss_module.train()
+    return out
 
 
 def sync(device: str) -> None:
@@ -196,6 +227,9 @@ def main() -> int:
         "train": train,
         "predict": predict,
         "seconds": time.perf_counter() - started,
+        # on CUDA, PyTorch's varlen flash kernel unless it failed (then SDPA per sequence)
+        "varlen_kernel": "flash" if args.device == "cuda" and varlen._KERNEL["usable"] else "sdpa",
+        "versions": {"torch": torch.__version__, "transformers": transformers.__version__},
     }
     rates = train["tokens_per_s"]
     print(
@@ -206,6 +240,12 @@ def main() -> int:
     for mode in ("padded", "padding_free"):
         print(f"| {mode} | {rates[mode]:,.0f} | {train['padding_share'][mode]:.1%} |")
     print(f"| ratio padding-free / padded | {train['ratio']:.2f}x | |")
+    losses = train["loss_by_layout"]
+    print(
+        f"step-0 loss, padded {losses['padded']:.5f} vs padding-free {losses['padding_free']:.5f}"
+        f" (relative difference {train['loss_relative_difference']:.1e})"
+    )
+    print(f"padding-free attention kernel: {result['varlen_kernel']}")
     print(
         f"greedy prediction: {predict['examples']} cube prompts, batch {predict['batch_size']}, "
         f"{predict['max_new_tokens']} new tokens each: {predict['seconds']:.1f} s, "
@@ -219,6 +259,11 @@ def main() -> int:
                 rates["padding_free"] >= 20_000,
             ),
             (f"padding-free >= 1.4x padded: {train['ratio']:.2f}x", train["ratio"] >= 1.4),
+            (
+                "padding-free loss = padded loss within 1e-2 (bf16): "
+                f"{train['loss_relative_difference']:.1e}",
+                train["loss_relative_difference"] <= 1e-2,
+            ),
             (f"2,400 cube predictions <= 60 s: {scaled:.1f} s", scaled <= 60),
         ):
             print(f"goal {name}: {'OK' if ok else 'NOT MET'}")

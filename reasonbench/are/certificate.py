@@ -15,8 +15,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from reasonbench.are.compilation import BETA, Vector, energy_form, incoherence, violated
 from reasonbench.are.local import margins
 from reasonbench.are.model import ReflectiveState
@@ -117,8 +115,3 @@ def certify(state: ReflectiveState, solution: Solution) -> Certificate:
         solution.energy,
         incoherence(state, x),
     )
-
-
-def reasons_sum(reasons: Reasons) -> float:
-    """Sum of the terms; equals the margin exactly (up to rounding) by construction."""
-    return float(np.sum([v for _, v in reasons.terms]))

@@ -94,8 +94,3 @@ def case_state(
         prohibitions=banned,
         defence=family.defence,
     )
-
-
-def full_information(family: CaseFamily, environment: Environment) -> list[tuple[str, str]]:
-    """Every tool observed: the (tool, outcome) pairs of the full-information state."""
-    return list(environment.outcomes)

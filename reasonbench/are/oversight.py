@@ -95,10 +95,6 @@ class Review:
     rho: float
     overrides: tuple[tuple[str, float], ...]
 
-    @property
-    def actionable(self) -> bool:
-        return not self.fired
-
 
 def review(state: ReflectiveState, solution: Solution, thresholds: Thresholds) -> Review:
     """Apply O1-O3 to a solution solved with :func:`observables` of these thresholds."""

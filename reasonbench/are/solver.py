@@ -21,7 +21,7 @@ from functools import cached_property
 
 import numpy as np
 
-from reasonbench.are.compilation import TOL, Quadratic, Vector, energy_form
+from reasonbench.are.compilation import Quadratic, Vector, energy_form
 from reasonbench.are.enumeration import enumerable, enumerate_search
 from reasonbench.are.milp import milp_search
 from reasonbench.are.model import ReflectiveState
@@ -42,11 +42,6 @@ class Solution:
     worst: tuple[float, ...]  # max of each requested observable over all global minimisers
     method: str
     free: int  # claims searched after the exact reduction
-
-    @property
-    def tied(self) -> bool:
-        """Another consequential decision is exactly as good (Gamma_A = 0)."""
-        return self.gamma < TOL
 
     def vector(self) -> Vector:
         return np.array(self.x, dtype=float)

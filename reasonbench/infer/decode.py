@@ -1,14 +1,17 @@
-"""Batched greedy decoding: left padding, attention mask, KV cache, per-token probabilities.
+"""Batched decoding: left padding, attention mask, KV cache, per-token probabilities.
 
-A plain loop over ``model.forward`` rather than ``generate``: greedy decoding needs nothing else,
-and the loop records the log-probability of every emitted token from the raw logits (no logits
-processor can distort the confidence), stops as soon as every row has emitted end-of-sequence,
-and computes the head only for the last position during the prompt pass.
+A plain loop over ``model.forward`` rather than ``generate``: it records the log-probability of
+every emitted token from the raw logits (no logits processor can distort the confidence), stops
+as soon as every row has emitted end-of-sequence, and computes the head only for the last position
+during the prompt pass. The next token is the argmax (:func:`greedy_decode`, what ``predict`` and
+every greedy judge use) or drawn by a :class:`Sampler` (temperature and nucleus sampling from a
+seeded generator, for sampling judges); everything else is the same loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,7 +45,48 @@ def left_pad(
     return ids, mask, positions
 
 
-@torch.inference_mode()
+Chooser = Callable[[torch.Tensor], torch.Tensor]  # float logits [rows, vocab] -> token ids [rows]
+
+
+def argmax(logits: torch.Tensor) -> torch.Tensor:
+    return logits.argmax(dim=-1)
+
+
+@dataclass(frozen=True)
+class Sampler:
+    """Draws the next token from softmax(logits / temperature), restricted to the smallest set of
+    most probable tokens whose mass reaches ``top_p`` (nucleus sampling; 1.0 keeps all)."""
+
+    temperature: float
+    top_p: float
+    generator: torch.Generator
+
+    def __call__(self, logits: torch.Tensor) -> torch.Tensor:
+        probs = torch.softmax(logits / self.temperature, dim=-1)
+        if self.top_p < 1.0:
+            sorted_probs, order = probs.sort(dim=-1, descending=True)
+            before = sorted_probs.cumsum(dim=-1) - sorted_probs  # mass of the more probable ones
+            sorted_probs[before >= self.top_p] = 0.0  # the most probable token always stays
+            probs = torch.zeros_like(probs).scatter(-1, order, sorted_probs)
+        return torch.multinomial(probs, 1, generator=self.generator).squeeze(1)
+
+
+def sampler(temperature: float, top_p: float, seed: int, device: torch.device | str) -> Sampler:
+    generator = torch.Generator(device=device).manual_seed(seed)
+    return Sampler(temperature, top_p, generator)
+
+
+def kv_cache(out: Any) -> dict[str, Any]:
+    """The KV cache of a forward's output, as the keyword the next forward takes: transformers
+    renamed ``past_key_values`` to ``cache`` during 5.x (5.17 has the old name, 5.24 the new), and
+    a forward with ``**kwargs`` would silently drop the wrong one and decode without context."""
+    names = {f.name for f in dataclasses.fields(out)}
+    name = "cache" if "cache" in names else "past_key_values"
+    if name not in names:
+        raise TypeError(f"{type(out).__name__} carries no KV cache (cache / past_key_values)")
+    return {name: getattr(out, name)}
+
+
 def greedy_decode(
     model: Any,
     prompts: Sequence[Sequence[int]],
@@ -50,6 +94,19 @@ def greedy_decode(
     eos_id: int,
     max_new_tokens: int,
     device: torch.device | str = "cpu",
+) -> list[Generation]:
+    return decode(model, prompts, pad_id, eos_id, max_new_tokens, device, argmax)
+
+
+@torch.inference_mode()
+def decode(
+    model: Any,
+    prompts: Sequence[Sequence[int]],
+    pad_id: int,
+    eos_id: int,
+    max_new_tokens: int,
+    device: torch.device | str = "cpu",
+    choose: Chooser = argmax,
 ) -> list[Generation]:
     ids, mask, positions = (t.to(device) for t in left_pad(prompts, pad_id))
     rows = len(prompts)
@@ -62,7 +119,7 @@ def greedy_decode(
     position = positions[:, -1:]
     for _ in range(max_new_tokens):
         logits = out.logits[:, -1, :].float()
-        chosen = logits.argmax(dim=-1)
+        chosen = choose(logits)
         picked = torch.log_softmax(logits, dim=-1).gather(1, chosen[:, None]).squeeze(1)
         for i, (token, lp, finished) in enumerate(
             zip(chosen.tolist(), picked.tolist(), done.tolist(), strict=True)
@@ -81,7 +138,7 @@ def greedy_decode(
             input_ids=feed[:, None],
             attention_mask=mask,
             position_ids=position,
-            cache=out.cache,
             use_cache=True,
+            **kv_cache(out),
         )
     return [Generation(tuple(tokens[i]), tuple(logprobs[i]), bool(done[i])) for i in range(rows)]

@@ -1,12 +1,14 @@
 """Judges backed by a local Hugging Face causal LM (transformers), loaded offline.
 
-:class:`CausalLMJudge` batches prompts (left padding), decodes greedily or by sampling, and keeps
-only the new tokens. ``hf_zero_shot`` wraps each prompt in the task instruction and
-``num_fewshot`` examples from ``train`` (:mod:`reasonbench.judges.prompting`, shared with the
-served judge), through the tokenizer's chat template when it has one (``prompt_style: auto``) or
-as plain text; it disables a Qwen3-style thinking block. Answers lose a leading reasoning block
-and are cut to the target's number of lines (a zero-shot model often keeps talking); the strict
-parser then reads them unchanged.
+:class:`CausalLMJudge` batches prompts and decodes them greedily or by sampling through the
+project's one inference stack: the backbone loader of :mod:`reasonbench.models` and the decoder of
+:mod:`reasonbench.infer.decode` (the same loop ``reasonbench predict`` runs); it keeps only the
+new tokens. ``hf_zero_shot`` wraps each prompt in the task instruction and ``num_fewshot``
+examples from ``train`` (:mod:`reasonbench.judges.prompting`, shared with the served judge),
+through the tokenizer's chat template when it has one (``prompt_style: auto``) or as plain text;
+it disables a Qwen3-style thinking block. Answers lose a leading reasoning block and are cut to
+the target's number of lines (a zero-shot model often keeps talking); the strict parser then
+reads them unchanged.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from reasonbench.cache import sha256_text
 from reasonbench.judges.answering import Output
@@ -22,6 +24,9 @@ from reasonbench.judges.base import Decoding, JudgeError, check_target, register
 from reasonbench.judges.prompting import Prompter, fewshot_examples
 from reasonbench.serve.wire import split_reasoning
 from reasonbench.targets import get_target
+
+if TYPE_CHECKING:  # torch loads with the first model, not with the judge registry
+    from reasonbench.infer.decode import Chooser
 
 __all__ = [
     "CausalLMJudge",
@@ -47,28 +52,26 @@ def trim_answer(text: str, target: str) -> str:
 
 
 def load_causal_lm(path: str | Path, dtype: str = "fp32", device: str = "auto") -> tuple[Any, Any]:
-    """Model and tokenizer from a local directory (``local_files_only``: nothing downloads)."""
-    import torch
+    """Model and tokenizer from a local directory, through the project's one loader
+    (:mod:`reasonbench.models.backbone`: ``local_files_only``, nothing downloads)."""
     import transformers
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from reasonbench.models import DTYPES, BackboneNotFound, backbone_at, load_model, load_tokenizer
+    from reasonbench.models.device import resolve_device
 
     hf_logging: Any = transformers.utils.logging
     hf_logging.disable_progress_bar()  # a judge's log is its answers, not loading bars
-    dtypes = {"fp32": torch.float32, "bf16": torch.bfloat16, "fp16": torch.float16}
-    if dtype not in dtypes:
-        raise JudgeError(f"unknown dtype {dtype!r}; one of {sorted(dtypes)}")
-    if not (Path(path) / "config.json").is_file():
-        raise JudgeError(f"{path} is not a model directory (no config.json)")
-    tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
-    if tokenizer.pad_token_id is None:  # padding never reaches an answer; any id will do
-        tokenizer.pad_token = tokenizer.eos_token
-    tokenizer.padding_side = "left"  # decoder-only batches must end where generation starts
-    model: Any = AutoModelForCausalLM.from_pretrained(
-        path, dtype=dtypes[dtype], local_files_only=True
-    )
-    if device == "auto":
-        device = "cuda" if torch.cuda.is_available() else "cpu"
-    return model.to(device).eval(), tokenizer
+    if dtype not in DTYPES:
+        raise JudgeError(f"unknown dtype {dtype!r}; one of {sorted(DTYPES)}")
+    try:
+        backbone = backbone_at(path)
+        where = resolve_device(device)
+    except (BackboneNotFound, ValueError) as exc:
+        raise JudgeError(str(exc)) from None
+    tokenizer = load_tokenizer(backbone)  # padding never reaches an answer: pad = eos if unset
+    tokenizer.padding_side = "left"  # for callers that batch with the tokenizer themselves
+    model = load_model(backbone, dtype, "sdpa")
+    return model.to(where).eval(), tokenizer
 
 
 def model_identity(factory: str, path: str | Path, dtype: str, device: str) -> dict[str, Any]:
@@ -79,6 +82,11 @@ def model_identity(factory: str, path: str | Path, dtype: str, device: str) -> d
 
 
 class CausalLMJudge:
+    """A causal LM answering prompts: ``render`` turns a benchmark prompt into the model's input
+    text, which is decoded in batches of ``batch_size`` by the project's decoder
+    (:func:`reasonbench.infer.decode.decode`: left padding, KV cache, stop at end-of-sequence),
+    greedily or by temperature / nucleus sampling from a generator seeded per batch."""
+
     def __init__(
         self,
         name: str,
@@ -113,19 +121,13 @@ class CausalLMJudge:
     def sampling(self) -> bool:
         return self.decoding.sample
 
-    def _options(self) -> dict[str, Any]:
+    def _chooser(self, seed: int) -> Chooser:
+        from reasonbench.infer.decode import argmax, sampler
+
         d = self.decoding
-        options: dict[str, Any] = {
-            "max_new_tokens": d.max_new_tokens,
-            "do_sample": d.sample,
-            "pad_token_id": self.tokenizer.pad_token_id,
-            "eos_token_id": self.tokenizer.eos_token_id,
-        }
-        if d.sample:
-            options |= {"temperature": d.temperature, "top_p": d.top_p}
-        else:  # explicit, so a model's generation_config cannot turn sampling back on
-            options |= {"temperature": None, "top_p": None, "top_k": None}
-        return options
+        if not d.sample:
+            return argmax
+        return sampler(d.temperature, d.top_p, seed, self.model.device)
 
     def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
         """The decoded outputs, and what the parser reads (trimmed, unless ``trim`` is off)."""
@@ -136,20 +138,18 @@ class CausalLMJudge:
         return [a.text for a in self.answers(prompts, seed)]
 
     def _decode(self, prompts: Sequence[str], seed: int) -> list[str]:
-        import torch
+        from reasonbench.infer.decode import decode
 
-        out: list[str] = []
+        tokenizer, out = self.tokenizer, []
         for start in range(0, len(prompts), self.batch_size):
             batch = [self.render(p) for p in prompts[start : start + self.batch_size]]
-            encoded = self.tokenizer(
-                batch, return_tensors="pt", padding=True, add_special_tokens=False
-            )
-            encoded = encoded.to(self.model.device)
-            torch.manual_seed(seed * 1_000_003 + start)  # per batch: reruns differ, runs replay
-            with torch.no_grad():
-                ids = self.model.generate(**encoded, **self._options())
-            new = ids[:, encoded["input_ids"].shape[1] :]
-            out += self.tokenizer.batch_decode(new, skip_special_tokens=True)
+            ids = [tokenizer(text, add_special_tokens=False)["input_ids"] for text in batch]
+            gens = decode(
+                self.model, ids, int(tokenizer.pad_token_id), int(tokenizer.eos_token_id),
+                self.decoding.max_new_tokens, self.model.device,
+                self._chooser(seed * 1_000_003 + start),  # per batch: reruns differ, runs replay
+            )  # fmt: skip
+            out += [tokenizer.decode(list(g.token_ids), skip_special_tokens=True) for g in gens]
         if len(out) != len(prompts):
             raise JudgeError(f"{self.name}: {len(out)} answers for {len(prompts)} prompts")
         return out

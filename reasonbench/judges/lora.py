@@ -9,7 +9,6 @@ to: 256 tokens for ``rationale_receipt``) unless ``decoding.max_new_tokens`` is 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +21,15 @@ __all__ = ["lora_judge"]
 
 def _from_run(run_dir: Path) -> tuple[str, str, str]:
     """(backbone path, adapter path, target) of a finished ``reasonbench train`` run."""
-    summary = run_dir / "RUN.json"
-    if not summary.is_file():
-        raise JudgeError(f"{run_dir} is not a finished training run ({summary} missing)")
-    run = json.loads(summary.read_text())
-    return str(run["backbone"]["path"]), str(run_dir / "adapter"), str(run["target"])
+    from reasonbench.models.trained import RunFileError, RunNotFinished, TrainedRun
+
+    try:
+        run = TrainedRun.read(run_dir)
+        return str(run.backbone_path), str(run.adapter_dir), run.target
+    except RunNotFinished:
+        raise JudgeError(f"{run_dir} is not a finished training run (no RUN.json)") from None
+    except RunFileError as exc:
+        raise JudgeError(str(exc)) from None
 
 
 @register_judge("lora")
@@ -47,10 +50,8 @@ def lora_judge(
     explicit values override the run's. ``decoding.max_new_tokens`` unset or null: the
     target's decoding budget (``reasonbench.targets``), so a long target such
     as ``rationale_receipt`` is not cut short."""
-    from peft import PeftModel
-
+    from reasonbench.models.adapter import adapter_hash, load_adapted
     from reasonbench.models.prompting import model_input
-    from reasonbench.train.lora import adapter_hash
 
     if run_dir is not None:
         run_base, run_adapter, run_target = _from_run(Path(run_dir))
@@ -64,9 +65,7 @@ def lora_judge(
     if options.get("max_new_tokens") is None:  # the budget `reasonbench predict` decodes to
         options["max_new_tokens"] = get_target(check_target(target)).max_new_tokens
     model, tokenizer = load_causal_lm(base_path, dtype, device)
-    model = PeftModel.from_pretrained(model, adapter_path, is_trainable=False)
-    if merge:  # same outputs, faster decoding
-        model = model.merge_and_unload()
+    model = load_adapted(model, Path(adapter_path), merge)  # merged: same outputs, faster
     identity = {
         **model_identity("lora", base_path, dtype, device),
         "adapter": adapter_hash(Path(adapter_path)),
@@ -75,7 +74,7 @@ def lora_judge(
     return CausalLMJudge(
         name,
         check_target(target),
-        model.eval(),
+        model,
         tokenizer,
         model_input,
         Decoding(**options),

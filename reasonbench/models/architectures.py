@@ -22,6 +22,18 @@ ARCHITECTURES: dict[str, dict[str, Any]] = {
         "max_position_embeddings": 4096,
         "tie_word_embeddings": True,
     },
+    # smaller still: the rehearsal's stand-ins for both backbones (conf/model/tiny_*.yaml), so
+    # every run of the protocol trains and predicts on a shared 2-core CPU in minutes
+    "micro": {
+        "hidden_size": 32,
+        "intermediate_size": 64,
+        "num_hidden_layers": 1,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "head_dim": 16,
+        "max_position_embeddings": 4096,
+        "tie_word_embeddings": True,
+    },
     "qwen3_0.6b": {
         "hidden_size": 1024,
         "intermediate_size": 3072,

@@ -107,6 +107,14 @@ def resolve_backbone(model_cfg: Mapping[str, Any], data_dir: Path | None = None)
     return Backbone(name, path, identity(path))
 
 
+def backbone_at(path: Path | str, name: str | None = None) -> Backbone:
+    """A model directory given by path (a judge's ``path``, a run's recorded backbone)."""
+    path = Path(path)
+    if not (path / "config.json").is_file():
+        raise BackboneNotFound(f"{path} is not a model directory (no config.json)")
+    return Backbone(name or path.name, path, identity(path))
+
+
 def load_tokenizer(backbone: Backbone) -> Any:
     from transformers import AutoTokenizer
 

@@ -11,6 +11,7 @@ masked-out pairs, unlike a block-diagonal dense mask whose cost grows with the s
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from typing import Any
 
@@ -39,7 +40,8 @@ def varlen_attention_forward(
     if query.is_cuda and _KERNEL["usable"]:
         try:
             return _flash(query, key, value, cu_seq_lens_q, int(max_length_q or 0), scaling), None
-        except (RuntimeError, NotImplementedError) as exc:  # e.g. a GPU the kernel lacks
+        except (ImportError, TypeError, RuntimeError, NotImplementedError) as exc:
+            # a torch without the kernel (< 2.9), a signature we do not know, a GPU it lacks
             _KERNEL["usable"] = False
             warnings.warn(
                 f"{NAME}: PyTorch's varlen kernel failed ({exc}); using SDPA per sequence",
@@ -71,15 +73,51 @@ def _flash(
     max_length: int,
     scaling: float | None,
 ) -> torch.Tensor:
-    from torch.nn.attention.varlen import varlen_attn
+    from torch.nn.attention import varlen
 
+    kernel: Any = varlen.varlen_attn  # its signature changed between torch releases
     q, k, v = (t[0].transpose(0, 1) for t in (query, key, value))  # [tokens, heads, dim]
+    k, v = _kv(kernel, q, k, v)
     cu = cu_seq_lens.to(torch.int32)
-    out = varlen_attn(
-        q, k, v, cu, cu, max_length, max_length, scale=scaling, window_size=(-1, 0), enable_gqa=True
-    )
+    options = varlen_options(kernel, scaling, q.shape[-1])
+    out = kernel(q, k, v, cu, cu, max_length, max_length, **options)
     assert isinstance(out, torch.Tensor)  # a tuple only when return_aux is requested
     return out.unsqueeze(0)  # [1, tokens, heads, dim]
+
+
+def _parameters(fn: Any) -> set[str]:
+    return set(inspect.signature(fn).parameters)
+
+
+def varlen_options(fn: Any, scaling: float | None, head_dim: int) -> dict[str, Any]:
+    """Causal attention in the keywords this torch's ``varlen_attn`` takes: 2.9 has
+    ``is_causal``; 2.10 ``scale`` and ``window_size`` ((-1, 0) = causal); 2.12 adds
+    ``enable_gqa`` (grouped-query heads without copies)."""
+    params = _parameters(fn)
+    options: dict[str, Any] = {}
+    if "window_size" in params:
+        options["window_size"] = (-1, 0)
+    elif "is_causal" in params:
+        options["is_causal"] = True
+    else:
+        raise TypeError("varlen_attn takes neither window_size nor is_causal")
+    if "scale" in params:
+        options["scale"] = scaling
+    elif scaling is not None and abs(scaling - head_dim**-0.5) > 1e-12:
+        raise TypeError("varlen_attn takes no scale, and the model's is not 1/sqrt(head_dim)")
+    if "enable_gqa" in params:
+        options["enable_gqa"] = True
+    return options
+
+
+def _kv(
+    fn: Any, q: torch.Tensor, k: torch.Tensor, v: torch.Tensor
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Key and value heads repeated to the query's when the kernel cannot group them itself."""
+    groups = q.shape[1] // k.shape[1]
+    if groups == 1 or "enable_gqa" in _parameters(fn):
+        return k, v
+    return k.repeat_interleave(groups, dim=1), v.repeat_interleave(groups, dim=1)
 
 
 def _no_mask(*args: Any, **kwargs: Any) -> None:

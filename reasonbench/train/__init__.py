@@ -2,8 +2,9 @@
 
 from reasonbench.train.batching import MODES, MicroBatch, micro_batches
 from reasonbench.train.data import TrainExample, data_manifest, training_examples
-from reasonbench.train.lora import TargetTokenLoss, adapter_hash, add_lora
-from reasonbench.train.run import RunConflict, train
+from reasonbench.train.fingerprint import RunConflict
+from reasonbench.train.lora import TargetTokenLoss, add_lora
+from reasonbench.train.run import train
 
 __all__ = [
     "MODES",
@@ -11,7 +12,6 @@ __all__ = [
     "RunConflict",
     "TargetTokenLoss",
     "TrainExample",
-    "adapter_hash",
     "add_lora",
     "data_manifest",
     "micro_batches",

@@ -9,10 +9,8 @@ optimizer step across micro-batches and processes.
 
 from __future__ import annotations
 
-import hashlib
 import warnings
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import torch
@@ -20,8 +18,6 @@ import torch.nn.functional as F
 from torch import nn
 
 from reasonbench.train.batching import IGNORE, MicroBatch
-
-ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
 
 
 def add_lora(model: Any, lora: Mapping[str, Any], gradient_checkpointing: bool) -> Any:
@@ -102,14 +98,3 @@ def trainable_state(peft_model: Any) -> dict[str, torch.Tensor]:
         for name, p in peft_model.named_parameters()
         if p.requires_grad
     }
-
-
-def adapter_hash(adapter_dir: Path) -> str:
-    """sha256 over the adapter's config and weights: part of every prediction cache key."""
-    digest = hashlib.sha256()
-    for name in ADAPTER_FILES:
-        path = adapter_dir / name
-        if not path.is_file():
-            raise FileNotFoundError(f"{path} not found: is {adapter_dir} a trained adapter?")
-        digest.update(name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()

@@ -1,14 +1,15 @@
 """The paper's GPU protocol (spec §6) as a list of runs, and what it will cost.
 
 ``python -m reasonbench.train.protocol --list`` prints one line of Hydra overrides per run (the
-loop of ``scripts/reproduce_paper.sh``); ``--estimate`` prints the number of runs and an estimate
-of GPU hours from the token counts of the paper benchmark and the measured (or goal) throughput.
+loop of ``scripts/reproduce_paper.sh``); ``--sweeps`` prints the same runs as three Hydra sweeps
+(``reasonbench train -m <line>``); ``--estimate`` prints the number of runs and an estimate of GPU
+hours from the token counts of the paper benchmark and the measured (or goal) throughput.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from reasonbench.targets import TARGETS
@@ -46,11 +47,48 @@ class Run:
         return f"model={self.model} target={self.target} data={self.data} seed={self.seed}"
 
 
+@dataclass(frozen=True)
+class Sweep:
+    """One Hydra sweep of the protocol: every model x target x seed on one data variant."""
+
+    models: tuple[str, ...]
+    targets: tuple[str, ...]
+    data: str
+    seeds: tuple[int, ...]
+
+    def runs(self) -> list[Run]:
+        return [
+            Run(m, t, self.data, s) for m in self.models for t in self.targets for s in self.seeds
+        ]
+
+    def overrides(self) -> list[str]:
+        """The sweep as ``reasonbench train -m`` overrides."""
+        return [
+            f"model={','.join(self.models)}",
+            f"target={','.join(self.targets)}",
+            f"data={self.data}",
+            f"seed={','.join(str(s) for s in self.seeds)}",
+        ]
+
+    def mapped(self, models: Mapping[str, str], seeds: int | None = None) -> Sweep:
+        """The same sweep with models renamed (a rehearsal's stand-ins) and, given ``seeds``,
+        only the first ``seeds`` seeds."""
+        kept = self.seeds if seeds is None else self.seeds[:seeds]
+        return Sweep(tuple(models[m] for m in self.models), self.targets, self.data, kept)
+
+
+def protocol(models: Sequence[str] = MODELS) -> tuple[Sweep, ...]:
+    """The paper's runs (spec §6): both backbones x 4 targets x 5 seeds; permutation
+    augmentation (3 seeds) and the cardinality experiment's two arms (5 seeds) on the first."""
+    return (
+        Sweep(tuple(models), tuple(TARGETS), "paper", SEEDS),
+        Sweep((MODELS[0],), PERMAUG_TARGETS, "permaug", PERMAUG_SEEDS),
+        Sweep((MODELS[0],), CARDINALITY_TARGETS, "cardinality", SEEDS),
+    )
+
+
 def paper_runs(models: Sequence[str] = MODELS) -> list[Run]:
-    runs = [Run(m, t, "paper", s) for m in models for t in TARGETS for s in SEEDS]
-    runs += [Run(MODELS[0], t, "permaug", s) for t in PERMAUG_TARGETS for s in PERMAUG_SEEDS]
-    runs += [Run(MODELS[0], t, "cardinality", s) for t in CARDINALITY_TARGETS for s in SEEDS]
-    return runs
+    return [run for sweep in protocol(models) for run in sweep.runs()]
 
 
 def gpu_seconds(run: Run, speedup: float = 1.0) -> float:
@@ -79,6 +117,9 @@ def summary(runs: Sequence[Run], speedup: float = 1.0) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--list", action="store_true", help="print one override line per run")
+    parser.add_argument(
+        "--sweeps", action="store_true", help="print one `-m` override line per Hydra sweep"
+    )
     parser.add_argument("--estimate", action="store_true", help="print runs and GPU hours")
     parser.add_argument("--models", nargs="+", default=list(MODELS))
     parser.add_argument(
@@ -88,7 +129,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs = paper_runs(args.models)
     if args.list:
         print("\n".join(run.overrides() for run in runs), flush=True)
-    if args.estimate or not args.list:
+    if args.sweeps:
+        print("\n".join(" ".join(s.overrides()) for s in protocol(args.models)), flush=True)
+    if args.estimate or not (args.list or args.sweeps):
         print(summary(runs, args.speedup))
     return 0
 

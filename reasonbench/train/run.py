@@ -9,11 +9,8 @@ differing fields.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import shutil
-from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,73 +19,27 @@ from omegaconf import DictConfig, OmegaConf
 
 from reasonbench.io import claim_directory, write_json, write_text
 from reasonbench.models import encode_prompt, encode_target, join, load_model, load_tokenizer
-from reasonbench.models.backbone import resolve_backbone
+from reasonbench.models.adapter import save_adapter
+from reasonbench.models.backbone import Backbone, resolve_backbone
+from reasonbench.models.device import use_cpu
 from reasonbench.models.prompting import Encoded
+from reasonbench.models.trained import TrainedRun
 from reasonbench.models.varlen import NAME as VARLEN
 from reasonbench.progress import progress as iterate
 from reasonbench.train import checkpoint
 from reasonbench.train.data import TrainExample, data_manifest, training_examples
-from reasonbench.train.loop import LoopSettings, restore, run_loop, steps_per_epoch
-from reasonbench.train.lora import TargetTokenLoss, adapter_hash, add_lora
+from reasonbench.train.fingerprint import (
+    RUN_MARKERS,
+    RUN_WHAT,
+    check_same_run,
+    fingerprint_fields,
+    fingerprint_sha,
+)
+from reasonbench.train.loop import LoopResult, LoopSettings, Training, restore, run_loop
+from reasonbench.train.lora import TargetTokenLoss, add_lora
+from reasonbench.train.steps import steps_per_epoch
 
-# Settings that change how a run executes, not what it computes: never part of the fingerprint.
-RUNTIME_KEYS = (
-    "data_dir",
-    "out_dir",
-    "progress",
-    "save_every",
-    "keep_checkpoints",
-    "log_every",
-    "stop_after_steps",
-    "device",
-    "batching",  # the batching mode and micro-batch size change memory layout, not the gradient
-    "overwrite",
-)
-RUNTIME_MODEL_KEYS = (
-    "path",
-    "hf_cache",
-    "cache_dir",
-    "revision",
-    "predict_batch_size",
-    "micro_batch_tokens",
-    "gradient_checkpointing",
-    "attn_implementation",
-)
 TRAIN_DTYPES = ("bf16", "fp32")  # fp16 would need loss scaling; bf16 does not
-
-
-# what makes a directory a training run of ours: train may write into it (and resume it)
-RUN_MARKERS = ("fingerprint.json", "RUN.json")
-RUN_WHAT = "a reasonbench training run (no fingerprint.json)"
-
-
-class RunConflict(RuntimeError):
-    """``out_dir`` holds a run with another configuration."""
-
-
-def fingerprint_fields(cfg: Mapping[str, Any], manifest_sha: str) -> dict[str, Any]:
-    fields = {k: v for k, v in cfg.items() if k not in RUNTIME_KEYS}
-    fields["model"] = {k: v for k, v in cfg["model"].items() if k not in RUNTIME_MODEL_KEYS}
-    fields["data_manifest_sha256"] = manifest_sha
-    return fields
-
-
-def _sha(fields: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
-
-
-def check_same_run(out_dir: Path, fields: Mapping[str, Any]) -> None:
-    path = out_dir / "fingerprint.json"
-    if not path.is_file():
-        return
-    stored = json.loads(path.read_text())["fields"]
-    if stored == json.loads(json.dumps(fields)):
-        return
-    differ = sorted(k for k in set(stored) | set(fields) if stored.get(k) != fields.get(k))
-    raise RunConflict(
-        f"{out_dir} holds a run with another configuration (differs in: {', '.join(differ)}); "
-        "use another out_dir, or delete it to start over"
-    )
 
 
 def encode_all(
@@ -121,12 +72,6 @@ def _settings(cfg: DictConfig, n_examples: int) -> LoopSettings:
     )
 
 
-def use_cpu(cfg: DictConfig) -> bool:
-    """``device: cpu``, or ``auto`` without a GPU; accelerate needs it said explicitly to run
-    several CPU processes (``torchrun --nproc_per_node 2``) as one data-parallel job."""
-    return str(cfg.get("device", "auto")) == "cpu" or not torch.cuda.is_available()
-
-
 def attention(cfg: DictConfig) -> str:
     """The attention kernel: padding-free rows need one that takes sequence boundaries."""
     chosen = str(cfg.model.attn_implementation)
@@ -140,56 +85,60 @@ def attention(cfg: DictConfig) -> str:
     )
 
 
-def save_adapter(peft_model: Any, tokenizer: Any, out_dir: Path, base_name: str) -> str:
-    """Adapter and tokenizer, each renamed into place; returns the adapter hash."""
-    # the base path in adapter_config.json would make the hash depend on where the backbone lies
-    peft_model.peft_config["default"].base_model_name_or_path = base_name
-    for name, save in (
-        ("adapter", peft_model.save_pretrained),
-        ("tokenizer", tokenizer.save_pretrained),
-    ):
-        staging = out_dir / f".{name}.tmp"
-        shutil.rmtree(staging, ignore_errors=True)
-        save(str(staging), **({"save_embedding_layers": False} if name == "adapter" else {}))
-        shutil.rmtree(out_dir / name, ignore_errors=True)
-        staging.rename(out_dir / name)
-    return adapter_hash(out_dir / "adapter")
+@dataclass(frozen=True)
+class RunPlan:
+    """What one ``train`` command works on, settled before any process group starts."""
+
+    cfg: DictConfig
+    out_dir: Path
+    data_dir: Path
+    examples: list[TrainExample]
+    manifest: dict[str, Any]
+    fields: dict[str, Any]  # the fingerprinted configuration
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint_sha(self.fields)
 
 
-def train(cfg: DictConfig) -> dict[str, Any]:
-    """Train (or resume, or skip a finished run); returns the run summary."""
-    from accelerate import Accelerator
-    from transformers import get_scheduler, set_seed
-
+def plan_run(cfg: DictConfig) -> RunPlan:
+    """Data, manifest and fingerprint; claims ``out_dir`` and refuses another run's."""
     container: Any = OmegaConf.to_container(cfg, resolve=True)
     out_dir, data_dir = Path(cfg.out_dir), Path(cfg.data_dir)
-    set_seed(int(cfg.seed))
     examples = training_examples(data_dir, str(cfg.target.name), cfg.data, int(cfg.seed))
     manifest = data_manifest(data_dir, examples, cfg.data, str(cfg.target.name))
     fields = fingerprint_fields(container, manifest["sha256"])
     claim_directory(out_dir, RUN_MARKERS, RUN_WHAT, bool(cfg.get("overwrite", False)))
     check_same_run(out_dir, fields)
-    if (out_dir / "RUN.json").is_file():
-        summary: dict[str, Any] = json.loads((out_dir / "RUN.json").read_text())
-        return {**summary, "skipped": True}
     precision = str(cfg.model.dtype)
     if precision not in TRAIN_DTYPES:
         raise ValueError(f"model.dtype={precision} cannot train; use one of {list(TRAIN_DTYPES)}")
-    backbone = resolve_backbone(cfg.model, data_dir)  # fails fast, before any process group
-    # mixed precision is our own autocast, not Accelerator(mixed_precision=...): accelerate keeps
-    # one process-wide state, so a multirun mixing bf16 and fp32 models could not change it
-    accelerator = Accelerator(cpu=use_cpu(cfg))
+    return RunPlan(cfg, out_dir, data_dir, examples, manifest, fields)
+
+
+def open_run(plan: RunPlan, accelerator: Any) -> None:
+    """The main process writes the run's identity files (every process waits for them)."""
     if accelerator.is_main_process:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        checkpoint.remove_stale(out_dir)
-        write_text(out_dir / "config.yaml", OmegaConf.to_yaml(cfg, resolve=True))
-        write_json(out_dir / "data_manifest.json", manifest)
-        write_json(out_dir / "fingerprint.json", {"sha256": _sha(fields), "fields": fields})
+        plan.out_dir.mkdir(parents=True, exist_ok=True)
+        checkpoint.remove_stale(plan.out_dir)
+        write_text(plan.out_dir / "config.yaml", OmegaConf.to_yaml(plan.cfg, resolve=True))
+        write_json(plan.out_dir / "data_manifest.json", plan.manifest)
+        write_json(
+            plan.out_dir / "fingerprint.json", {"sha256": plan.fingerprint, "fields": plan.fields}
+        )
     accelerator.wait_for_everyone()
 
+
+def build_training(
+    plan: RunPlan, accelerator: Any, backbone: Backbone
+) -> tuple[Training, Any, list[Encoded]]:
+    """(the loop's inputs, restored from the last checkpoint if any; tokenizer; encoded data)."""
+    from transformers import get_scheduler, set_seed
+
+    cfg = plan.cfg
     tokenizer = load_tokenizer(backbone)
-    encoded = encode_all(tokenizer, examples, int(cfg.max_length), bool(cfg.progress))
-    model = load_model(backbone, precision, attention(cfg))
+    encoded = encode_all(tokenizer, plan.examples, int(cfg.max_length), bool(cfg.progress))
+    model = load_model(backbone, str(cfg.model.dtype), attention(cfg))
     set_seed(int(cfg.seed))  # LoRA's random init depends on the seed alone
     peft_model = add_lora(model, cfg.lora, bool(cfg.model.gradient_checkpointing))
     loss_module = accelerator.prepare(TargetTokenLoss(peft_model))
@@ -207,45 +156,84 @@ def train(cfg: DictConfig) -> dict[str, Any]:
         num_warmup_steps=math.ceil(float(cfg.optim.warmup_ratio) * settings.total_steps),
         num_training_steps=settings.total_steps,
     )
-    latest = checkpoint.latest_checkpoint(out_dir)
-    start = restore(accelerator, peft_model, optimizer, scheduler, latest) if latest else 0
-    if accelerator.is_main_process and start:
-        print(f"resuming {cfg.method} seed {cfg.seed} from {latest} (step {start})")
-    pad_id = int(tokenizer.pad_token_id)
-    result = run_loop(
-        accelerator, loss_module, peft_model, optimizer, scheduler, encoded, pad_id, settings,
-        out_dir, start,
+    training = Training(
+        accelerator, loss_module, peft_model, optimizer, scheduler, encoded,
+        int(tokenizer.pad_token_id), settings, plan.out_dir,
     )  # fmt: skip
-    counts = torch.tensor([result.tokens, result.padded_tokens], device=accelerator.device)
-    tokens, padded = (int(x) for x in accelerator.reduce(counts, reduction="sum").tolist())
-    summary = {
+    latest = checkpoint.latest_checkpoint(plan.out_dir)
+    if latest is not None:
+        training.start_step, training.done = restore(
+            accelerator, peft_model, optimizer, scheduler, latest
+        )
+        if accelerator.is_main_process:
+            print(
+                f"resuming {cfg.method} seed {cfg.seed} from {latest} (step {training.start_step})"
+            )
+    return training, tokenizer, encoded
+
+
+def summarize(
+    plan: RunPlan,
+    backbone: Backbone,
+    training: Training,
+    encoded: list[Encoded],
+    result: LoopResult,
+) -> dict[str, Any]:
+    """``RUN.json``'s content: the counters cover the whole run, every invocation included."""
+    cfg, total, now = plan.cfg, result.total, result.invocation
+    return {
         "method": str(cfg.method),
         "seed": int(cfg.seed),
         "target": str(cfg.target.name),
         "backbone": backbone.to_json(),
-        "data_manifest_sha256": manifest["sha256"],
-        "fingerprint": _sha(fields),
+        "data_manifest_sha256": plan.manifest["sha256"],
+        "fingerprint": plan.fingerprint,
         "examples": len(encoded),
         "truncated_prompts": sum(e.truncated for e in encoded),
         "steps": result.end_step,
-        "total_steps": settings.total_steps,
-        "resumed_from": start,
+        "total_steps": training.settings.total_steps,
+        "resumed_from": result.start_step,
         "last_loss": result.losses[-1] if result.losses else None,
-        "tokens": tokens,  # over all processes, this invocation
-        "padded_tokens": padded,
-        "seconds": round(result.seconds, 3),
-        "tokens_per_s": round(tokens / result.seconds, 1) if result.seconds else None,
-        "world_size": accelerator.num_processes,
-        "batching": settings.batching,
+        "tokens": total.tokens,  # over all processes and invocations
+        "padded_tokens": total.padded_tokens,
+        "seconds": round(total.seconds, 3),
+        "tokens_per_s": total.tokens_per_s,
+        "this_invocation": {
+            "steps": result.end_step - result.start_step,
+            "tokens": now.tokens,
+            "seconds": round(now.seconds, 3),
+            "tokens_per_s": now.tokens_per_s,
+        },
+        "world_size": training.accelerator.num_processes,
+        "batching": training.settings.batching,
         "finished": result.finished,
     }
+
+
+def train(cfg: DictConfig) -> dict[str, Any]:
+    """Train (or resume, or skip a finished run); returns the run summary."""
+    from accelerate import Accelerator
+    from transformers import set_seed
+
+    set_seed(int(cfg.seed))
+    plan = plan_run(cfg)
+    if TrainedRun.finished(plan.out_dir):
+        return {**TrainedRun.read(plan.out_dir).summary, "skipped": True}
+    backbone = resolve_backbone(cfg.model, plan.data_dir)  # fails fast, before any process group
+    # mixed precision is our own autocast, not Accelerator(mixed_precision=...): accelerate keeps
+    # one process-wide state, so a multirun mixing bf16 and fp32 models could not change it
+    accelerator = Accelerator(cpu=use_cpu(str(cfg.get("device", "auto"))))
+    open_run(plan, accelerator)
+    training, tokenizer, encoded = build_training(plan, accelerator, backbone)
+    result = run_loop(training)
+    summary = summarize(plan, backbone, training, encoded, result)
     if result.finished:
         accelerator.wait_for_everyone()
         if accelerator.is_main_process:
             summary["adapter_sha256"] = save_adapter(
-                accelerator.unwrap_model(loss_module).peft_model, tokenizer, out_dir,
+                accelerator.unwrap_model(training.loss_module).peft_model, tokenizer, plan.out_dir,
                 str(cfg.model.get("hf_id") or backbone.name),
             )  # fmt: skip
-            write_json(out_dir / "RUN.json", summary)
+            TrainedRun.write(plan.out_dir, summary)
         accelerator.wait_for_everyone()
     return summary

@@ -87,16 +87,31 @@ def test_paper_sweep_composes_with_distinct_runs() -> None:
 
 
 def test_slurm_launcher_config() -> None:
+    """hydra-submitit-launcher is a pinned dependency: the SLURM launcher composes for real."""
     path = CONF / "hydra" / "launcher" / "slurm.yaml"
     data = OmegaConf.load(path)
     assert data.defaults == ["submitit_slurm"] and data.gpus_per_node == 1
-    try:
-        import hydra_plugins.hydra_submitit_launcher  # noqa: F401
-    except ImportError:
-        pytest.skip("hydra-submitit-launcher not installed: the YAML parses, not composed")
     with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
         cfg = compose("train", overrides=["hydra/launcher=slurm"], return_hydra_config=True)
-    assert cfg.hydra.launcher.gpus_per_node == 1
+        local = compose(
+            "predict", overrides=["hydra/launcher=submitit_local"], return_hydra_config=True
+        )
+    launcher = cfg.hydra.launcher
+    assert launcher._target_.endswith("submitit_launcher.SlurmLauncher")
+    assert (launcher.gpus_per_node, launcher.tasks_per_node, launcher.timeout_min) == (1, 1, 360)
+    assert launcher.name == "reasonbench" and launcher.array_parallelism == 20
+    assert local.hydra.launcher._target_.endswith("submitit_launcher.LocalLauncher")
+
+
+def test_sweeps_list_the_runs() -> None:
+    from reasonbench.train.protocol import paper_runs, protocol
+
+    assert [r for s in protocol() for r in s.runs()] == paper_runs()
+    cardinality = [r for r in paper_runs() if r.data == "cardinality"]
+    assert {r.target for r in cardinality} == {"direct_receipt", "cube"}  # both arms
+    assert all(
+        len([r for r in cardinality if r.target == t]) == 5 for t in ("direct_receipt", "cube")
+    )
 
 
 @pytest.mark.parametrize("judge", sorted(p.stem for p in (CONF / "judge").glob("*.yaml")))

@@ -6,9 +6,11 @@ import random
 
 import pytest
 import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from transformers import GenerationConfig, Qwen3ForCausalLM
 
-from reasonbench.infer.decode import greedy_decode, left_pad
+from reasonbench.infer.decode import decode, greedy_decode, left_pad, sampler
 from reasonbench.models import qwen3_config
 
 PAD, EOS, NEW = 0, 1, 10
@@ -69,3 +71,41 @@ def test_rows_stop_at_their_own_end_of_sequence(model: Qwen3ForCausalLM) -> None
             cut = before.token_ids.index(eos)
             assert after.token_ids == before.token_ids[:cut] and after.finished
             assert len(after.logprobs) == cut + 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.floats(-8, 8), min_size=2, max_size=12),
+    st.floats(0.05, 1.0),
+    st.floats(0.2, 3.0),
+    st.integers(0, 2**31),
+)
+def test_sampler_draws_from_the_nucleus(
+    logits: list[float], top_p: float, temperature: float, seed: int
+) -> None:
+    row = torch.tensor([logits])
+    probs = torch.softmax(row[0] / temperature, dim=-1)
+    order = probs.argsort(descending=True).tolist()
+    nucleus, mass = [], 0.0
+    for token in order:  # the smallest most-probable set whose mass reaches top_p
+        nucleus.append(token)
+        mass += float(probs[token])
+        if mass >= top_p:
+            break
+    draw = sampler(temperature, top_p, seed, "cpu")
+    tokens = {int(draw(row)[0]) for _ in range(20)}
+    # float rounding may admit the next token when the mass lands exactly on top_p
+    allowed = set(order[: len(nucleus) + 1])
+    assert tokens <= allowed
+    again = sampler(temperature, top_p, seed, "cpu")
+    replay = sampler(temperature, top_p, seed, "cpu")
+    assert [int(again(row)[0]) for _ in range(5)] == [int(replay(row)[0]) for _ in range(5)]
+
+
+def test_sampled_decoding_replays_its_seed(model: Qwen3ForCausalLM) -> None:
+    def run(seed: int) -> list[tuple[int, ...]]:
+        gens = decode(model, prompts(), PAD, EOS, NEW, "cpu", sampler(1.5, 0.9, seed, "cpu"))
+        return [g.token_ids for g in gens]
+
+    assert run(7) == run(7)
+    assert any(run(s) != run(7) for s in (8, 9, 10))

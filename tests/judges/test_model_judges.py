@@ -155,3 +155,37 @@ def test_lora_judge_decodes_to_the_run_target_length(tiny: Path, tmp_path: Path)
     no_config = fake_run(tiny, tmp_path / "old", "rationale_receipt")
     judge = make_judge("lora", name="lora", run_dir=str(no_config), device="cpu")
     assert judge.decoding.max_new_tokens == get_target("rationale_receipt").max_new_tokens
+
+
+def test_greedy_answers_are_transformers_greedy_search(tiny: Path, prompts: list[str]) -> None:
+    """The judge decodes through the project's decoder; its greedy answers are the ones
+    ``model.generate`` gives (left padding, the same end-of-sequence), so switching the stack
+    changed no answer."""
+    import torch
+
+    judge: Any = make_judge(
+        "hf_zero_shot", name="tiny", path=str(tiny), decoding={"max_new_tokens": 6},
+        trim=False, **TINY,
+    )  # fmt: skip
+    tok = judge.tokenizer
+    inputs = tok([judge.render(p) for p in prompts], return_tensors="pt", padding=True,
+                 add_special_tokens=False)  # fmt: skip
+    with torch.no_grad():
+        ids = judge.model.generate(
+            **inputs, max_new_tokens=6, do_sample=False, pad_token_id=tok.pad_token_id,
+            eos_token_id=tok.eos_token_id, temperature=None, top_p=None, top_k=None,
+        )  # fmt: skip
+    expected = tok.batch_decode(ids[:, inputs["input_ids"].shape[1] :], skip_special_tokens=True)
+    assert judge.generate(prompts) == expected
+
+
+def test_a_one_token_nucleus_samples_the_greedy_answer(tiny: Path, prompts: list[str]) -> None:
+    greedy = make_judge(
+        "hf_zero_shot", name="g", path=str(tiny), decoding={"max_new_tokens": 6}, **TINY
+    )
+    nucleus = make_judge(
+        "hf_zero_shot", name="n", path=str(tiny), **TINY,
+        decoding={"sample": True, "temperature": 1.0, "top_p": 1e-9, "max_new_tokens": 6},
+    )  # fmt: skip
+    assert nucleus.sampling
+    assert nucleus.generate(prompts, seed=3) == greedy.generate(prompts)

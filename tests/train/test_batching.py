@@ -10,8 +10,8 @@ from transformers import Qwen3ForCausalLM
 
 from reasonbench.models import Encoded, qwen3_config, varlen
 from reasonbench.train.batching import IGNORE, MODES, layout, micro_batches
-from reasonbench.train.loop import rank_share, step_examples, steps_per_epoch
 from reasonbench.train.lora import TargetTokenLoss, add_lora, batch_inputs
+from reasonbench.train.steps import rank_share, step_examples, steps_per_epoch
 
 LORA = {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj", "down_proj"]}
 

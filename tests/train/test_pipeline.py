@@ -147,6 +147,17 @@ def test_resume_continues_from_the_checkpoint(
     assert resumed["resumed_from"] == 2 and resumed["finished"] and resumed["steps"] == 6
     log = [json.loads(line) for line in (run_dir / "train_log.jsonl").read_text().splitlines()]
     assert [e["step"] for e in log] == [1, 2, 3, 3, 4, 5, 6]  # step 3 was lost and redone
+    # counters are the whole run's, not the last invocation's (issue 13)
+    full = json.loads((trained / "RUN.json").read_text())
+    done = json.loads((run_dir / "RUN.json").read_text())
+    assert (done["tokens"], done["padded_tokens"]) == (full["tokens"], full["padded_tokens"])
+    assert done["this_invocation"]["steps"] == 4 < done["steps"]
+    assert done["this_invocation"]["tokens"] < done["tokens"]
+    assert done["seconds"] > done["this_invocation"]["seconds"]
+    assert done["tokens_per_s"] == pytest.approx(done["tokens"] / done["seconds"], rel=1e-3)
+    assert log[2]["tokens"] == log[3]["tokens"]  # the lost step 3, counted once when redone
+    assert [e["tokens"] for e in log] == sorted(e["tokens"] for e in log)
+    assert log[-1]["tokens"] == done["tokens"]
     # the resumed run computes what the uninterrupted one did (same batches, RNG, optimizer)
     uninterrupted, again = lora_weights(trained), lora_weights(run_dir)
     assert uninterrupted.keys() == again.keys()
@@ -199,3 +210,30 @@ def test_killed_train_resumes(small_bench: Path, tiny_cache: Path, tmp_path: Pat
     resumed = train(composed("train", overrides))
     assert resumed["finished"] and resumed["steps"] == 40
     assert resumed["resumed_from"] >= 4
+    # RUN.json and the log count every token of the 40 steps once, over both invocations
+    tokens = sum(planned_lengths(small_bench, resumed["backbone"]["path"], steps=40, batch=4))
+    run = json.loads((run_dir / "RUN.json").read_text())
+    assert run["tokens"] == tokens == resumed["tokens"]
+    assert run["this_invocation"]["tokens"] < tokens
+    log = [json.loads(line) for line in (run_dir / "train_log.jsonl").read_text().splitlines()]
+    by_step: dict[int, set[int]] = {}
+    for entry in log:
+        by_step.setdefault(entry["step"], set()).add(entry["tokens"])
+    assert all(len(counts) == 1 for counts in by_step.values())  # redone steps: same count
+    assert by_step[40] == {tokens}
+
+
+def planned_lengths(bench: Path, tiny: str, steps: int, batch: int) -> list[int]:
+    """The token count of every example of steps 0..steps-1, from the step plan (seed 0)."""
+    from reasonbench.models import encode_prompt, encode_target, join
+    from reasonbench.models.backbone import backbone_at, load_tokenizer
+    from reasonbench.train.data import training_examples
+    from reasonbench.train.steps import step_examples
+
+    tokenizer = load_tokenizer(backbone_at(tiny))
+    examples = training_examples(bench, "cube", {"train_split": "train"}, 0)
+    lengths = [
+        join(encode_prompt(tokenizer, e.prompt), encode_target(tokenizer, e.target), 2048).length
+        for e in examples
+    ]
+    return [lengths[i] for s in range(steps) for i in step_examples(s, len(examples), batch, 0)]

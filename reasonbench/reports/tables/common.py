@@ -40,9 +40,5 @@ def ci_cells(ci: Interval | Effect | None) -> list[Cell]:
     return [pct(ci.estimate), pct(ci.low), pct(ci.high)]
 
 
-def not_run(width: int) -> list[Cell]:
-    return [NOT_RUN] * width
-
-
 def header(*names: str) -> Sequence[str]:
     return list(names)

@@ -8,9 +8,9 @@ The sampler verifies every no-op source is inert in the executed cube and redraw
 
 from __future__ import annotations
 
-from reasonbench.strata.agentic import ops_authority as a
-from reasonbench.strata.agentic import ops_grounds as g
-from reasonbench.strata.agentic import ops_norms as n
+from reasonbench.strata.agentic.ops import authority as a
+from reasonbench.strata.agentic.ops import grounds as g
+from reasonbench.strata.agentic.ops import norms as n
 from reasonbench.strata.base import Operator
 
 OPERATORS: dict[str, Operator] = {

@@ -23,7 +23,7 @@ from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational.adjudicator import ADJUDICATOR, unpack
 from reasonbench.strata.organizational.builders import predicate_with_truth
-from reasonbench.strata.organizational.model import OUTCOMES, Condition, Grounds, Norm
+from reasonbench.strata.organizational.model import OUTCOMES, Condition, Norm
 from reasonbench.strata.organizational.sampling import uniform
 from reasonbench.strata.organizational.schema import Clause, FieldSpec
 
@@ -97,8 +97,3 @@ def add_distractor(
         if result is not None and execute_cube(ADJUDICATOR, result.old, result.new) == before:
             return result
     return None
-
-
-def distractor_grounds(grounds: Grounds, clause: Clause) -> tuple[str, ...]:
-    """Names of facts in ``grounds`` that are not schema fields (i.e. added distractors)."""
-    return tuple(n for n in grounds.names() if n not in clause.by_name)

@@ -18,7 +18,7 @@ from reasonbench.strata.agentic import (
     base_state,
 )
 from reasonbench.strata.agentic.components import Authority
-from reasonbench.strata.agentic.ops_authority import UNTRUSTED_REGIMES
+from reasonbench.strata.agentic.ops.authority import UNTRUSTED_REGIMES
 from reasonbench.strata.agentic.sampler import inert
 
 

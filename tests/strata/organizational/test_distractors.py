@@ -8,7 +8,13 @@ from collections import Counter
 from reasonbench.core import changed_sources, execute_cube
 from reasonbench.strata.base import Transition
 from reasonbench.strata.organizational import OrganizationalStratum
-from reasonbench.strata.organizational.distractors import distractor_grounds
+from reasonbench.strata.organizational.model import Grounds
+from reasonbench.strata.organizational.schema import Clause
+
+
+def distractor_grounds(grounds: Grounds, clause: Clause) -> tuple[str, ...]:
+    """Names of facts in ``grounds`` that are not schema fields (i.e. added distractors)."""
+    return tuple(n for n in grounds.names() if n not in clause.by_name)
 
 
 def test_distractors_are_certified_by_all_cells(

@@ -1,0 +1,1 @@
+"""Mutation operators of the agentic stratum, one module per source they change."""
