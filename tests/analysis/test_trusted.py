@@ -21,6 +21,7 @@ from reasonbench.paper_figures import paper_figures
 from reasonbench.predictions import load_predictions
 from reasonbench.reports.build import write_reports
 from tests.analysis import synth
+from tests.conftest import baseline_predictions
 
 MINE, ADDED = (
     "my-judge",
@@ -43,13 +44,7 @@ def gold(small_bench: Path) -> dict[str, Gold]:
 
 @pytest.fixture(scope="module")
 def preds(small_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
-    from reasonbench.predictions import write_parquet
-
-    rows = load_rows(small_bench)
-    out = tmp_path_factory.mktemp("two-plane-preds")
-    write_parquet(out / "majority.parquet", majority_predictions(rows))
-    write_parquet(out / "tfidf.parquet", tfidf_predictions(rows, ngram=(2, 3), max_features=2000))
+    out = baseline_predictions(small_bench, tmp_path_factory.mktemp("two-plane-preds"), 2000)
     every = load_gold(small_bench)
     for method, target in ((MINE, "direct_receipt"), (ADDED, "cube")):
         records = synth.records(every, method, target, [0, 1], synth.constant(0.7), SPLITS)
