@@ -123,3 +123,16 @@ def test_table_and_figure_on_small_bench(small_bench: Path, preds: Path, tmp_pat
     assert by_method[MINE][0][3] == "2"  # seeds
     for name in ("md", "tex"):
         assert (tmp_path / "r" / "tables" / f"two_plane.{name}").is_file()
+
+
+def test_a_bad_two_plane_setting_is_one_line_at_the_cli(
+    small_bench: Path, preds: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from reasonbench.cli.main import main
+
+    argv = ["analyze", f"data_dir={small_bench}", f"predictions_dir={preds}",
+            f"out={tmp_path / 'm.json'}", "progress=false", "two_plane_splits=[calibration]"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("reasonbench analyze: error: two-plane splits")
+    assert not (tmp_path / "m.json").exists()
