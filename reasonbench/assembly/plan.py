@@ -40,6 +40,12 @@ def split_rules(spec: BenchmarkSpec, name: str, strat: Stratum, split: str) -> D
             f"(families: {list(strat.template_families)})"
         )
     families = tuple(f for f in strat.template_families if f != held_family)
+    if held_family is not None and len(families) < 2:
+        # one training wording would teach the wording, not the meaning
+        raise SpecError(
+            f"shifts.held_out_family.{name}: at least two template families must stay in "
+            f"training (families: {list(strat.template_families)})"
+        )
     in_dist_ops = tuple(sorted(op for op in strat.operators if op not in held_ops))
     rules = DrawRules(subsets=SUBSETS, operators=in_dist_ops, families=families)
     if split == "shift_operator":

@@ -129,6 +129,84 @@ def _estimate(value: float | None, dist: FloatArray, n: float) -> Estimate:
     return Estimate(value, ci.low, ci.high, int(n))
 
 
+@dataclass
+class _Rewrites:
+    """Flip ratios of base-vs-rewrite comparisons: per transform (and pooled), per variant, and
+    the share of flips whose rewrite is clear (U)."""
+
+    flips: dict[str, _Ratio]
+    clear: _Ratio
+    variants: dict[str, _Ratio]
+
+
+def _tally_rewrites(comparisons: Sequence[Comparison], handling: str) -> _Rewrites:
+    transforms = sorted({c.transform for c in comparisons})
+    out = _Rewrites(
+        {t: _ratio() for t in [*transforms, "pooled"]},
+        _ratio(),
+        {v: _ratio() for v in sorted({c.variant for c in comparisons})},
+    )
+    for c in comparisons:
+        num, den = _flip_counts(_pairs(c.base, c.rewrite), handling)
+        if den:  # rows average their run pairs, so every comparison weighs the same
+            for key in (c.transform, "pooled"):
+                out.flips[key].add(c.unit, num / den, 1.0)
+            out.variants[c.variant].add(c.unit, num / den, 1.0)
+            out.clear.add(c.unit, num / den if c.clear else 0.0, num / den)
+    return out
+
+
+def _tally_jitter(repeats: Sequence[Repeat]) -> _Ratio:
+    """How often a judge's repeated runs of one item disagree: the noise floor of a flip."""
+    jitter = _ratio()
+    for repeat in repeats:
+        num, den = _flip_counts(_pairs(repeat.runs, None), "excluded")
+        if den:
+            jitter.add(repeat.unit, num / den, 1.0)
+    return jitter
+
+
+@dataclass
+class _Directions:
+    """Strict/lax pairs: flips toward the lax verdict (R_dir), their share, and sensitivity."""
+
+    directional: _Ratio
+    shares: _Ratio
+    expected: list[bool]
+    sensitive: list[float]
+
+
+def _tally_directions(pairs: Sequence[PairRuns], handling: str) -> _Directions:
+    out = _Directions(_ratio(), _ratio(), [], [])
+    for p in pairs:
+        runs = _pairs(p.strict, p.lax)
+        num, den = _flip_counts(runs, handling)
+        to_lax = sum((x, y) == (DENY, APPROVE) for x, y in runs)
+        out.directional.add(p.unit, float(to_lax), num)
+        if den:
+            out.shares.add(p.unit, to_lax / den, 1.0)
+        out.expected.append(p.expected == "to_lax")
+        if p.expected == "to_lax" and runs:
+            out.sensitive.append(to_lax / len(runs))
+    return out
+
+
+def _fallback(values: FloatArray, default: float) -> FloatArray:
+    return np.where(np.isfinite(values), values, default)
+
+
+def _pis_dist(
+    config: PisConfig, delta_dist: FloatArray, r_dist: FloatArray, u_dist: FloatArray
+) -> FloatArray:
+    """PIS per bootstrap draw; a draw with no flips reads the config's no-flip values."""
+    penalty = (
+        config.w1 * np.maximum(0.0, _fallback(delta_dist, 0.0))
+        + config.w2 * (1.0 - _fallback(r_dist, config.r_dir_without_flips))
+        + config.w3 * _fallback(u_dist, config.u_rate_without_flips)
+    )
+    return np.maximum(0.0, 1.0 - penalty * config.scale)
+
+
 def invariance_report(
     comparisons: Sequence[Comparison],
     repeats: Sequence[Repeat],
@@ -140,35 +218,11 @@ def invariance_report(
 ) -> InvarianceReport:
     if handling not in HANDLINGS:
         raise ValueError(f"handling must be one of {HANDLINGS}, got {handling!r}")
-    transforms = sorted({c.transform for c in comparisons})
-    flips = {t: _ratio() for t in [*transforms, "pooled"]}
-    clear, variants = _ratio(), {v: _ratio() for v in sorted({c.variant for c in comparisons})}
-    for c in comparisons:
-        num, den = _flip_counts(_pairs(c.base, c.rewrite), handling)
-        if den:  # rows average their run pairs, so every comparison weighs the same
-            for key in (c.transform, "pooled"):
-                flips[key].add(c.unit, num / den, 1.0)
-            variants[c.variant].add(c.unit, num / den, 1.0)
-            clear.add(c.unit, num / den if c.clear else 0.0, num / den)
-    jitter = _ratio()
-    for repeat in repeats:
-        num, den = _flip_counts(_pairs(repeat.runs, None), "excluded")
-        if den:
-            jitter.add(repeat.unit, num / den, 1.0)
-    directional, shares = _ratio(), _ratio()
-    expected, sensitive = [], []
-    for p in pairs:
-        runs = _pairs(p.strict, p.lax)
-        num, den = _flip_counts(runs, handling)
-        to_lax = sum((x, y) == (DENY, APPROVE) for x, y in runs)
-        directional.add(p.unit, float(to_lax), num)
-        if den:
-            shares.add(p.unit, to_lax / den, 1.0)
-        expected.append(p.expected == "to_lax")
-        if p.expected == "to_lax" and runs:
-            sensitive.append(to_lax / len(runs))
-    units = [*flips["pooled"].units, *jitter.units, *directional.units]
-    boot = _Boot(units, replicates, seed)
+    rewrites = _tally_rewrites(comparisons, handling)
+    jitter = _tally_jitter(repeats)
+    dirs = _tally_directions(pairs, handling)
+    flips, clear, directional = rewrites.flips, rewrites.clear, dirs.directional
+    boot = _Boot([*flips["pooled"].units, *jitter.units, *directional.units], replicates, seed)
     jitter_value = jitter.value if jitter.value is not None else 0.0
     jitter_dist = boot.dist(jitter) if jitter.units else np.zeros(len(boot.draws.units))
     out_flip, out_delta = {}, {}
@@ -178,19 +232,7 @@ def invariance_report(
         delta = None if ratio.value is None else ratio.value - jitter_value
         out_delta[key] = _estimate(delta, dist - jitter_dist, len(ratio.units))
     r_dist, u_dist = boot.dist(directional), boot.dist(clear)
-
-    def fallback(values: FloatArray, default: float) -> FloatArray:
-        return np.where(np.isfinite(values), values, default)
-
-    delta_dist = boot.dist(flips["pooled"]) - jitter_dist
-    r_fill = fallback(r_dist, config.r_dir_without_flips)
-    u_fill = fallback(u_dist, config.u_rate_without_flips)
-    penalty = (
-        config.w1 * np.maximum(0.0, fallback(delta_dist, 0.0))
-        + config.w2 * (1.0 - r_fill)
-        + config.w3 * u_fill
-    )
-    pis_dist = np.maximum(0.0, 1.0 - penalty * config.scale)
+    pis_dist = _pis_dist(config, boot.dist(flips["pooled"]) - jitter_dist, r_dist, u_dist)
     delta_value = out_delta["pooled"].value
     pis_value = None
     if delta_value is not None:  # without a single counted comparison there is no evidence
@@ -206,14 +248,14 @@ def invariance_report(
         jitter=_estimate(jitter.value, jitter_dist, len(jitter.units)),
         delta_flip=out_delta,
         r_dir=_estimate(directional.value, r_dist, sum(directional.den)),
-        flip_share=_estimate(shares.value, boot.dist(shares), len(shares.units)),
-        expected_share=_mean(expected),
-        sensitivity=_mean(sensitive),
+        flip_share=_estimate(dirs.shares.value, boot.dist(dirs.shares), len(dirs.shares.units)),
+        expected_share=_mean(dirs.expected),
+        sensitivity=_mean(dirs.sensitive),
         u_rate=_estimate(clear.value, u_dist, sum(clear.den)),
         flips_clear=sum(clear.num),
         flips_total=sum(clear.den),
         pis=_estimate(pis_value, pis_dist, len(flips["pooled"].units)),
-        by_variant={k: v.value for k, v in variants.items()},
+        by_variant={k: v.value for k, v in rewrites.variants.items()},
     )
 
 

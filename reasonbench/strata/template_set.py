@@ -1,8 +1,9 @@
 """Template families of a stratum, as loaded from its validated data file.
 
 A *family* is one complete wording of a stratum's sources (key -> ``str.format`` template);
-``held_out`` names the families reserved for the linguistic-shift split. Each stratum validates
-its own keys and placeholders when it loads the file; this is the shape they all load into.
+Which family is held out for the linguistic-shift split is a benchmark choice, stated once, in
+``conf/benchmark/*.yaml`` (``shifts.held_out_family``). Each stratum validates its own keys and
+placeholders when it loads the file; this is the shape they all load into.
 """
 
 from __future__ import annotations
@@ -14,10 +15,9 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class TemplateSet:
-    """All families; ``held_out`` names the families meant for the linguistic-shift split."""
+    """All families, in file order."""
 
     families: Mapping[str, Mapping[str, str]]
-    held_out: tuple[str, ...]
 
     @property
     def names(self) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ import pytest
 
 from reasonbench.assembly import SpecError, generate, spec_from_config
 from reasonbench.assembly.allocate import QuotaError
+from reasonbench.assembly.plan import split_rules
 from reasonbench.assembly.spec import BenchmarkSpec
 from reasonbench.audit import audit, verify
 from tests.assembly.toy import ToyStratum
@@ -129,3 +130,16 @@ def test_interrupted_write_keeps_previous_data(
         generate_module.generate(toy_spec, copy, progress=False, strata=strata)
     assert verify(copy, built / "MANIFEST.json", exclude=("cardinality/",)) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rb"]  # no staging left behind
+
+
+def test_held_out_family_must_leave_two_training_families(toy_spec: BenchmarkSpec) -> None:
+    """Held-out families live only in conf/benchmark; the plan checks them against the stratum."""
+    stratum = ToyStratum("organizational", 20)
+    rules = split_rules(toy_spec, "organizational", stratum, "train")
+    held = toy_spec.shifts.held_out_family["organizational"]
+    assert held not in rules.families and set(rules.families) | {held} == set(
+        stratum.template_families
+    )
+    stratum.template_families = ("plain", "held")  # one wording left to train on
+    with pytest.raises(SpecError, match="at least two template families must stay in training"):
+        split_rules(toy_spec, "organizational", stratum, "train")

@@ -64,7 +64,6 @@ class AgenticStratum:
         self.families = {name: load_family(name, data_dir) for name in FAMILIES}
         self.templates = load_templates(data_dir / "templates.yaml")
         self.template_families: tuple[str, ...] = self.templates.names
-        self.held_out_families: tuple[str, ...] = self.templates.held_out
         self.n_units = n_units
         self.labels: frozenset[str] = frozenset().union(
             *(adj.labels_for(f.actions) for f in self.families.values())

@@ -2,7 +2,8 @@
 
 Every family defines every key below, and each key's ``str.format`` placeholders must be exactly
 the ones listed, so a typo fails at load (naming family and key) instead of as a half-rendered
-prompt. ``held_out`` names the family kept for the linguistic-shift split.
+prompt. Which family the linguistic-shift split holds out is the benchmark's choice
+(``shifts.held_out_family`` in ``conf/benchmark/*.yaml``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 import yaml
 
 from reasonbench.are.loader import DATA_DIR
-from reasonbench.are.validate import AreError, items, need, record
+from reasonbench.are.validate import AreError, need, record
 from reasonbench.strata.template_set import TemplateSet, placeholders
 
 RELATION = ("source", "verb", "target", "strength", "channel")
@@ -82,7 +83,7 @@ def _check(where: str, value: Any, allowed: tuple[str, ...]) -> str:
 
 
 def parse_templates(data: Any, where: str) -> Templates:
-    raw = record(data, where, ("families", "held_out"), ("families", "held_out"))
+    raw = record(data, where, ("families",), ("families",))
     families = raw["families"]
     need(isinstance(families, dict) and len(families) >= 3, where, "need >= 3 template families")
     parsed: dict[str, dict[str, str]] = {}
@@ -90,10 +91,7 @@ def parse_templates(data: Any, where: str) -> Templates:
         at = f"{where}: family {name!r}"
         entries = record(family, at, KEYS, tuple(KEYS))
         parsed[str(name)] = {k: _check(f"{at}.{k}", v, KEYS[k]) for k, v in entries.items()}
-    held = [str(h) for h in items(raw["held_out"], f"{where}.held_out")]
-    need(all(h in parsed for h in held), f"{where}.held_out", "unknown family")
-    need(len(held) <= len(parsed) - 2, f"{where}.held_out", "two families must stay in training")
-    return Templates(parsed, tuple(held))
+    return Templates(parsed)
 
 
 @lru_cache(maxsize=4)

@@ -7,7 +7,7 @@ state JSON, so a state another engine wrote is validated exactly like a clause f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from reasonbench.strata.organizational.model import (
@@ -21,6 +21,7 @@ from reasonbench.strata.organizational.model import (
     Scope,
 )
 from reasonbench.strata.organizational.schema import KINDS, NUMERIC_KINDS, FieldSpec
+from reasonbench.validate import Checks
 
 FIELD_KEYS = {"name", "kind", "label", "min", "max", "step", "unit", "unit_one", "currency"}
 FIELD_KEYS |= {"values", "if_true", "if_false", "desired"}
@@ -31,37 +32,11 @@ class ClauseError(ValueError):
     """A clause, template or state document is invalid; the message says where and why."""
 
 
-def need(ok: bool, where: str, message: str) -> None:
-    if not ok:
-        raise ClauseError(f"{where}: {message}")
-
-
-def mapping(data: Any, where: str, keys: set[str], required: Sequence[str] = ()) -> dict[str, Any]:
-    """``data`` as a dict with only ``keys`` and all of ``required``."""
-    need(isinstance(data, dict), where, f"expected a mapping, got {type(data).__name__}")
-    unknown = sorted(set(data) - keys, key=str)  # key=str: YAML may hand us bool keys
-    need(not unknown, where, f"unknown key(s) {unknown}; allowed: {sorted(keys)}")
-    missing = [key for key in required if key not in data]
-    need(not missing, where, f"missing key(s) {missing}")
-    return dict(data)
-
-
-def integer(data: Any, where: str) -> int:
-    need(
-        isinstance(data, int) and not isinstance(data, bool),
-        where,
-        f"expected an integer, got {data!r}",
-    )
-    return int(data)
-
-
-def text(data: Any, where: str) -> str:
-    need(
-        isinstance(data, str) and data.strip() != "",
-        where,
-        f"expected non-empty text, got {data!r}",
-    )
-    return str(data)
+_CHECKS = Checks(ClauseError)  # the project's one validation kit, raising this family's error
+need = _CHECKS.need
+mapping = _CHECKS.record
+integer = _CHECKS.integer
+text = _CHECKS.text
 
 
 def parse_field(data: Any, where: str) -> FieldSpec:

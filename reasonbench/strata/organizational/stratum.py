@@ -36,7 +36,6 @@ class OrganizationalStratum:
         self.clause_set: ClauseSet = load_clause_set(data_dir)
         self.templates: TemplateSet = load_templates(data_dir)
         self.template_families: tuple[str, ...] = self.templates.names
-        self.held_out_families: tuple[str, ...] = self.templates.held_out
         self._by_id = {c.unit_id: c for c in self.clause_set.clauses}
         self._pool = self.clause_set.distractor_fields
 

@@ -60,7 +60,7 @@ KEYS: Mapping[str, frozenset[str]] = {
 
 
 def parse_templates(data: object, where: str) -> TemplateSet:
-    raw = mapping(data, where, {"families", "held_out"}, ("families", "held_out"))
+    raw = mapping(data, where, {"families"}, ("families",))
     families = raw["families"]
     need(isinstance(families, dict) and len(families) >= 2, where, "need >= 2 template families")
     parsed: dict[str, dict[str, str]] = {}
@@ -80,12 +80,7 @@ def parse_templates(data: object, where: str) -> TemplateSet:
                 f"unknown placeholder(s) {extra}; allowed {sorted(KEYS[key])}",
             )
         parsed[str(name)] = {k: str(v) for k, v in entries.items()}
-    held = raw["held_out"]
-    need(
-        isinstance(held, list) and all(h in parsed for h in held), where, "held_out: unknown family"
-    )
-    need(len(held) < len(parsed) - 1, where, "at least two families must stay in training")
-    return TemplateSet(parsed, tuple(held))
+    return TemplateSet(parsed)
 
 
 def load_templates(directory: Path | str | None = None) -> TemplateSet:

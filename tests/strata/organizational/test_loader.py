@@ -151,4 +151,3 @@ def test_invalid_templates_name_family_and_key(data_copy: Path, edit: object, me
 
 def test_template_families(stratum: OrganizationalStratum) -> None:
     assert stratum.template_families == ("memo", "handbook", "legal")
-    assert stratum.held_out_families == ("legal",)
