@@ -26,7 +26,7 @@ reasonbench baselines
 # splits the two-plane audit needs; one torch thread is much faster than two on a shared machine.
 step "tiny model, a pipeline check: LoRA on train (300 steps), predict calibration + test_locked"
 OMP_NUM_THREADS=1 reasonbench train model=tiny target=direct_receipt optim.max_steps=300 optim.lr=3.0e-3
-OMP_NUM_THREADS=1 reasonbench predict model=tiny target=direct_receipt "splits=[calibration,test_locked]"
+OMP_NUM_THREADS=1 reasonbench predict model=tiny target=direct_receipt "splits=[calibration,test_locked]" batch_size=128
 step "analysis (bootstrap, Holm, consistency, selective debt, two-plane audit)"
 reasonbench analyze methods=main
 step "tables and figures"
