@@ -41,7 +41,7 @@ def run(workers: int, out: Path) -> tuple[float, float, int]:
     if not result["passed"]:
         raise SystemExit(f"audit failed: {result['counts']}")
     stats = manifest["stats"]
-    cases = stats["main cases (all splits)"] + stats["controls"]
+    cases = stats["main_cases"] + stats["controls"]
     return generated, total, cases
 
 

@@ -75,8 +75,8 @@ def dataset_card(
 ) -> str:
     """The card of one build; ``cardinality`` maps the cardinality splits to their sizes (empty
     when built without them), ``notes`` are the strata's own statements (one paragraph each)."""
-    splits = list(stats["split sizes"])
-    sizes = "\n".join(f"| {split} | {n:,} |" for split, n in stats["split sizes"].items())
+    splits = list(stats["split_sizes"])
+    sizes = "\n".join(f"| {split} | {n:,} |" for split, n in stats["split_sizes"].items())
     sizes += "".join(f"\n| {CARDINALITY_DIR}/{s} | {n:,} |" for s, n in cardinality.items())
     if spec.frozen_manifest:
         frozen = (
@@ -110,7 +110,7 @@ Regenerate this build byte for byte with `{_regenerate(spec, bool(cardinality))}
 
 {stats_table(stats)}
 
-Minimum receipt sizes among changed cases: {stats["min receipt size distribution"]}.
+Minimum receipt sizes among changed cases: {stats["receipt_size_distribution"]}.
 
 ## Splits
 

@@ -31,7 +31,7 @@ def run_generate(cfg: DictConfig) -> int:
         return fail("generate", str(exc))
     stats = manifest["stats"]
     print(
-        f"wrote {stats['main cases (all splits)']:,} main cases and {stats['controls']:,} controls "
+        f"wrote {stats['main_cases']:,} main cases and {stats['controls']:,} controls "
         f"to {cfg.out_dir}"
     )
     if cfg.get("freeze"):

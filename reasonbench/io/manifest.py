@@ -16,6 +16,7 @@ from typing import Any
 
 __all__ = [
     "MANIFEST",
+    "STAT_LABELS",
     "file_hashes",
     "manifest_hash",
     "read_manifest",
@@ -24,6 +25,24 @@ __all__ = [
 ]
 
 MANIFEST = "MANIFEST.json"
+
+# The keys of a manifest's ``stats`` (what code, MANIFEST.json and data/paper_figures.yaml use),
+# and the label a reader sees in the dataset card and the statistics table: a reworded label
+# changes no key.
+STAT_LABELS = {
+    "main_cases": "main cases (all splits)",
+    "changed": "gold endpoint change",
+    "stable": "stable",
+    "ambiguous": "receipt-ambiguous",
+    "receipt_sizes": "minimum receipt sizes present",
+    "locked_examples": "locked test examples",
+    "locked_units": "locked test units (organizational + logical)",
+    "controls": "controls",
+    "organizational_clauses": "organizational clauses",
+    "logical_worlds": "logical worlds",
+    "receipt_size_distribution": "min receipt size distribution",
+    "split_sizes": "split sizes",
+}
 
 
 def sha256_text(text: str) -> str:

@@ -29,7 +29,7 @@ def test_files_and_manifest(built: Path) -> None:
         assert f"{split}.parquet" in manifest["files"]
     assert "hf/dataset_dict.json" in manifest["files"]
     assert (built / "cardinality" / "MANIFEST.json").is_file()
-    assert manifest["stats"]["controls"] == 3 * manifest["stats"]["locked test examples"]
+    assert manifest["stats"]["controls"] == 3 * manifest["stats"]["locked_examples"]
     assert "| gold endpoint change |" in (built / "README.md").read_text()
 
 

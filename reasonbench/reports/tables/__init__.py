@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from reasonbench.io.manifest import STAT_LABELS
 from reasonbench.reports.lookup import View
 from reasonbench.reports.render import Table
 from reasonbench.reports.tables.cardinality import cardinality, cardinality_breakdown
@@ -32,7 +33,7 @@ __all__ = ["TABLES", "all_tables", "dataset_statistics"]
 
 
 def dataset_statistics(stats: Mapping[str, Any], paper: Mapping[str, Any]) -> Table:
-    rows = [[k, stats.get(k), v] for k, v in paper.items()]
+    rows = [[STAT_LABELS[k], stats.get(k), v] for k, v in paper.items()]
     return Table(
         "dataset_statistics", "Benchmark statistics", ["quantity", "reasonbench", "paper"], rows
     )

@@ -3,7 +3,7 @@ agreement, permutation augmentation before/after, and the verdict–receipt sepa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from reasonbench.analysis.metrics import (
@@ -98,28 +98,33 @@ def _labels(names: list[str]) -> list[str]:
     return [*labels, *(f"{label} bound" for label in labels)]
 
 
-def paired_consistency(view: View, figures: Mapping[str, Any]) -> Table:
-    names = kinds(view)
+def _rows_per_stratum(
+    view: View, methods: Sequence[Row], names: list[str], figures: Mapping[str, Any]
+) -> list[list[Cell]]:
+    """A method's rows per stratum (pooled first) beside the paper's figure; one "not run" row
+    for a role without predictions."""
     rows: list[list[Cell]] = []
-    for row in view.methods(
-        CONSISTENCY_ROLES, lambda e: any(s.consistency for s in e.seeds.values())
-    ):
+    for row in methods:
         if row.entry is None:
-            rows.append(
-                [
-                    row.method,
-                    row.role,
-                    POOLED,
-                    *[NOT_RUN] * (2 * len(names)),
-                    paper(figures, "consistency", row.role or "", POOLED),
-                ]
-            )
+            reference = paper(figures, "consistency", row.role or "", POOLED)
+            rows.append([row.method, row.role, POOLED, *[NOT_RUN] * (2 * len(names)), reference])
             continue
         for stratum in _strata(row):
             reference = paper(figures, "consistency", row.role or "", stratum)
             rows.append(
                 [row.method, row.role, stratum, *_cells(view, row, stratum, names), reference]
             )
+    return rows
+
+
+def paired_consistency(view: View, figures: Mapping[str, Any]) -> Table:
+    names = kinds(view)
+    rows = _rows_per_stratum(
+        view,
+        view.methods(CONSISTENCY_ROLES, lambda e: any(s.consistency for s in e.seeds.values())),
+        names,
+        figures,
+    )
     return Table(
         "paired_consistency",
         "Paired consistency per control and stratum, locked test (%)",
@@ -166,24 +171,9 @@ def cell_agreement(view: View) -> Table:
 
 def augmentation(view: View, figures: Mapping[str, Any]) -> Table:
     names = kinds(view)
-    rows: list[list[Cell]] = []
-    for row in view.methods(AUGMENTATION_ROLES, lambda e: e.info.data == "permaug"):
-        if row.entry is None:
-            rows.append(
-                [
-                    row.method,
-                    row.role,
-                    POOLED,
-                    *[NOT_RUN] * (2 * len(names)),
-                    paper(figures, "consistency", row.role or "", POOLED),
-                ]
-            )
-            continue
-        for stratum in _strata(row):
-            reference = paper(figures, "consistency", row.role or "", stratum)
-            rows.append(
-                [row.method, row.role, stratum, *_cells(view, row, stratum, names), reference]
-            )
+    rows = _rows_per_stratum(
+        view, view.methods(AUGMENTATION_ROLES, lambda e: e.info.data == "permaug"), names, figures
+    )
     before = paper(figures, "augmentation", "error_bound_before")
     after = paper(figures, "augmentation", "error_bound_after")
     return Table(
