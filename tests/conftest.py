@@ -48,13 +48,18 @@ def toy_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-@pytest.fixture(scope="session")
-def toy_predictions(toy_benchmark: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def baseline_predictions(data_dir: Path, out: Path, max_features: int = 5000) -> Path:
+    """``majority.parquet`` and ``tfidf.parquet`` of the benchmark in ``data_dir`` under ``out``."""
     from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
     from reasonbench.predictions import write_parquet
 
-    rows = load_rows(toy_benchmark)
-    out = tmp_path_factory.mktemp("preds")
+    rows = load_rows(data_dir)
     write_parquet(out / "majority.parquet", majority_predictions(rows))
-    write_parquet(out / "tfidf.parquet", tfidf_predictions(rows, ngram=(2, 3), max_features=5000))
+    tfidf = tfidf_predictions(rows, ngram=(2, 3), max_features=max_features)
+    write_parquet(out / "tfidf.parquet", tfidf)
     return out
+
+
+@pytest.fixture(scope="session")
+def toy_predictions(toy_benchmark: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return baseline_predictions(toy_benchmark, tmp_path_factory.mktemp("preds"))

@@ -4,7 +4,8 @@
    the file and line, and methods that mix targets or contradict their role.
 2. Per method and seed: every registered metric per split, structural subgroups on the locked
    test and the cardinality test, paired consistency per stratum, calibration per confidence
-   source and selective debt (``analysis/seed.py``); per split, the counts pooled over seeds.
+   source and selective debt (``analysis/seed.py``); per split, the counts pooled over seeds;
+   the two-plane audit of every method that proposes receipts (``analysis/trusted.py``).
 3. The hierarchical bootstrap per split and the configured comparisons, Holm per family
    (``analysis/inference.py``).
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +38,15 @@ from reasonbench.analysis.record import (
 )
 from reasonbench.analysis.scoring import Scored, carried, score
 from reasonbench.analysis.seed import LOCKED, CalibrationSettings, seed_entry
+from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, two_plane_curves
 from reasonbench.analysis.validate import check_targets, label_sets, record_checker
 from reasonbench.io import manifest_hash, read_manifest
 from reasonbench.predictions.load import load_predictions
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.progress import Progress
+from reasonbench.strata.base import Stratum
 
-__all__ = ["CalibrationSettings", "analyze", "analyze_report"]
+__all__ = ["CalibrationSettings", "TwoPlaneSettings", "analyze", "analyze_report"]
 
 CARDINALITY = "cardinality_test"
 BOOTSTRAPPED = (LOCKED, CARDINALITY)  # plus every split a comparison names
@@ -87,10 +91,15 @@ def analyze_report(
     *,
     role_map: Mapping[str, Any] | None = None,
     calibration: CalibrationSettings | None = None,
+    two_plane: TwoPlaneSettings | None = None,
+    strata: Mapping[str, Stratum] | None = None,
     progress: bool = False,
 ) -> MetricsReport:
-    """The typed report (``metrics.json`` is its JSON form)."""
+    """The typed report (``metrics.json`` is its JSON form). ``two_plane``: the audit's settings
+    (``None``: no audit). The audit executes the stored states through ``strata``, the strata
+    the benchmark was built with (default: the registered ones)."""
     settings = calibration or CalibrationSettings()
+    audit = two_plane or TwoPlaneSettings(splits=())  # the API runs no audit unless asked
     specs = [ComparisonSpec.of(c) for c in comparisons]
     names = [s.name for s in specs]
     if len(set(names)) != len(names):
@@ -106,6 +115,9 @@ def analyze_report(
     wanted = {*BOOTSTRAPPED, *(s.split for s in specs)}
     scored: Rows = defaultdict(dict)
     methods: dict[str, MethodEntry] = {}
+    plane = TrustedPlane(
+        data_dir, gold, strata
+    )  # one plane: a case's certificate is method-independent
     with Progress(len(records), "analyze", "records", enabled=progress) as bar:
         for method in sorted(by_method):
             fields = carried(targets[method])
@@ -119,6 +131,13 @@ def analyze_report(
                 for name in wanted & set(splits):
                     scored[name].setdefault(method, {})[s] = splits[name]
                 bar.update(sum(len(v) for v in splits.values()))
+            if audit.splits and not fields.verdict_only:  # a verdict alone proposes no receipt
+                curves = two_plane_curves(
+                    by_method[method], gold, plane.certify, audit.splits, audit.scale,
+                    settings.min_points,
+                )  # fmt: skip
+                for s, points in curves.items():
+                    seeds[str(s)] = replace(seeds[str(s)], two_plane=points)
             split_names = sorted({n for entry in seeds.values() for n in entry.splits})
             pooled = {
                 n: pool(e.splits[n] for e in seeds.values() if n in e.splits) for n in split_names

@@ -15,6 +15,7 @@ from typing import Any
 from reasonbench.analysis.bootstrap import Interval
 from reasonbench.analysis.jsontypes import RecordFormatError, from_json, to_json
 from reasonbench.analysis.selective import SelectiveResult
+from reasonbench.analysis.two_plane import TwoPlanePoint
 
 __all__ = [
     "FORMAT",
@@ -133,6 +134,8 @@ class SeedEntry:
     # confidence scale (raw | a calibration map) -> source -> one row per target coverage
     selective: dict[str, dict[str, list[SelectiveResult]]] = field(default_factory=dict)
     calibration: dict[str, SourceCalibration] = field(default_factory=dict)
+    # the two-plane audit (analysis/two_plane.py): one point per route of its grid, in grid order
+    two_plane: list[TwoPlanePoint] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,19 @@ from dataclasses import dataclass
 TARGET_COVERAGES: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(2, 11))
 
 
+__all__ = [
+    "TARGET_COVERAGES",
+    "Decision",
+    "MixedSourceError",
+    "SelectiveResult",
+    "apply_threshold",
+    "fit_threshold",
+    "reason_debt",
+    "selective_curve",
+    "single_source",
+]
+
+
 class MixedSourceError(ValueError):
     """Confidences from more than one source were about to be fitted as one."""
 
@@ -54,6 +67,15 @@ def fit_threshold(rows: Sequence[Decision], coverage: float) -> float | None:
     return scores[min(k, len(scores)) - 1]
 
 
+def reason_debt(accepted: Sequence[Decision]) -> float | None:
+    """Reason debt of what was accepted: wrong accounts (drift or misattribution) / accepted;
+    ``None``, never 0, when nothing is accepted. The one definition (selective evaluation and the
+    two-plane audit both use it)."""
+    if not accepted:
+        return None
+    return sum(not r.account_correct for r in accepted) / len(accepted)
+
+
 @dataclass(frozen=True)
 class SelectiveResult:
     target_coverage: float
@@ -83,14 +105,13 @@ def apply_threshold(
         for r in changes
         if threshold is not None and r.confidence is not None and r.confidence >= threshold
     ]
-    wrong = sum(not r.account_correct for r in accepted)
     gold = sum(r.gold_changed for r in rows)
     right = sum(r.account_correct and r.gold_changed for r in accepted)
     return SelectiveResult(
         target_coverage=target,
         threshold=threshold,
         coverage=len(accepted) / len(changes) if changes else None,
-        reason_debt=wrong / len(accepted) if accepted else None,
+        reason_debt=reason_debt(accepted),
         gold_change_recall=right / gold if gold else None,
         accepted=len(accepted),
     )

@@ -47,8 +47,9 @@ def run_baselines(cfg: DictConfig) -> int:
 
 
 def run_analyze(cfg: DictConfig) -> int:
-    from reasonbench.analysis.analyze import CalibrationSettings, analyze
+    from reasonbench.analysis.analyze import CalibrationSettings, TwoPlaneSettings, analyze
     from reasonbench.analysis.selective import MixedSourceError
+    from reasonbench.analysis.two_plane import TwoPlaneError
     from reasonbench.io import OutputDir
     from reasonbench.predictions import PredictionFileError
 
@@ -69,9 +70,10 @@ def run_analyze(cfg: DictConfig) -> int:
                 cfg.reliability_bins,
                 cfg.calibration_min_points,
             ),
+            two_plane=TwoPlaneSettings(tuple(cfg.two_plane_splits), cfg.two_plane_scale),
             progress=bool(cfg.progress),
         )
-    except (FileNotFoundError, PredictionFileError, MixedSourceError) as exc:
+    except (FileNotFoundError, PredictionFileError, MixedSourceError, TwoPlaneError) as exc:
         return fail("analyze", str(exc))
     metrics["config"] = OmegaConf.to_container(cfg, resolve=True)
     out = Path(cfg.out)

@@ -159,6 +159,8 @@ class AnalyzeSchema:
     selective_on: list[str] = MISSING
     reliability_bins: int = MISSING
     calibration_min_points: int = MISSING
+    two_plane_splits: list[str] = MISSING
+    two_plane_scale: str = MISSING
     progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
 

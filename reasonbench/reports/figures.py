@@ -1,5 +1,5 @@
-"""Plots where a picture beats a table: coverage–debt curves, a forest plot, consistency bars and
-reliability diagrams. A figure without data is still written, and says "no data" — never an
+"""Plots where a picture beats a table: coverage–debt curves, a forest plot, consistency bars,
+reliability diagrams and the two-plane audit's executions–debt and executions–recall curves. A figure without data is still written, and says "no data" — never an
 empty axis that looks like a result."""
 
 from __future__ import annotations
@@ -16,7 +16,15 @@ from reasonbench.controls import CONTROL_KINDS  # noqa: E402
 from reasonbench.io import OutputDir  # noqa: E402
 from reasonbench.reports.lookup import View, seed_mean  # noqa: E402
 
-__all__ = ["FIGURES", "PNG_META", "coverage_debt", "forest", "consistency_bars", "reliability"]
+__all__ = [
+    "FIGURES",
+    "PNG_META",
+    "consistency_bars",
+    "coverage_debt",
+    "forest",
+    "reliability",
+    "two_plane",
+]
 
 PNG_META = {"Software": None}  # no version stamp, so the bytes depend on the data only
 
@@ -183,9 +191,41 @@ def reliability(view: View, out: OutputDir, rel: str) -> bool:
     return True
 
 
+def two_plane(view: View, out: OutputDir, rel: str) -> bool:
+    """Executions spent against reason debt and against gold-change recall over the routing
+    grid (accept all → τ = 0 … 1 → certify all), one line per audited method (seed means)."""
+    fig, (debt_ax, recall_ax) = plt.subplots(1, 2, figsize=(9, 3.6), sharex=True)
+    drawn = False
+    for method, entry in sorted(view.report.methods.items()):
+        curves = [s.two_plane for s in entry.seeds.values() if s.two_plane]
+        if not curves:
+            continue
+        at = [[c[i] for c in curves] for i in range(len(curves[0]))]
+        xs = [seed_mean([float(p.executions) for p in ps]) or 0.0 for ps in at]
+        for ax, get in ((debt_ax, "reason_debt"), (recall_ax, "gold_change_recall")):
+            ys = [seed_mean([getattr(p, get) for p in ps]) for ps in at]
+            kept = [(x, 100 * y) for x, y in zip(xs, ys, strict=True) if y is not None]
+            if kept:  # an undefined debt (nothing accepted) is no point, never a zero
+                ax.plot(*zip(*kept, strict=True), marker="o", ms=3, label=method)
+                drawn = True
+    debt_ax.set_title("Reason debt of what is accepted")
+    recall_ax.set_title("Gold-change recall of the system")
+    if drawn:
+        for ax, label in ((debt_ax, "reason debt (%)"), (recall_ax, "gold-change recall (%)")):
+            ax.set_xlabel("adjudicator executions spent")
+            ax.set_ylabel(label)
+        recall_ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    else:
+        for ax in (debt_ax, recall_ax):
+            _no_data(ax, "no method with a two-plane audit")
+    _save(fig, out, rel)
+    return drawn
+
+
 FIGURES: dict[str, Callable[[View, OutputDir, str], bool]] = {
     "coverage_debt": coverage_debt,
     "forest": forest,
     "consistency": consistency_bars,
     "reliability": reliability,
+    "two_plane": two_plane,
 }

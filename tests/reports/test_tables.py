@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from reasonbench.analysis.analyze import analyze
+from reasonbench.analysis.analyze import TwoPlaneSettings, analyze
 from reasonbench.analysis.record import FORMAT, Inference, MetricsReport
 from reasonbench.paper_figures import paper_figures
 from reasonbench.reports import figures
@@ -19,6 +19,7 @@ from reasonbench.reports.build import write_reports
 from reasonbench.reports.render import Table
 from reasonbench.reports.tables import TABLES
 from tests.analysis import synth
+from tests.conftest import toy_strata
 
 ROLES = {
     "direct_receipt": {"method": "qwen3_1.7b-direct_receipt", "target": "direct_receipt"},
@@ -71,7 +72,10 @@ def built(
         {"name": "tfidf_vs_majority", "a": "tfidf", "b": "majority", "family": "surface"},
         {"name": "cardinality_cube_vs_direct", "a": "x", "b": "y", "family": "cardinality", "split": "cardinality_test"},
     ]  # fmt: skip
-    metrics = analyze(toy_benchmark, preds, comparisons, replicates=50, role_map=ROLES)
+    metrics = analyze(
+        toy_benchmark, preds, comparisons, replicates=50, role_map=ROLES,
+        two_plane=TwoPlaneSettings(), strata=toy_strata(),
+    )  # fmt: skip
     out = tmp_path_factory.mktemp("report")
     (out / "metrics.json").write_text(json.dumps(metrics))
     stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]

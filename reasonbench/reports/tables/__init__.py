@@ -27,6 +27,7 @@ from reasonbench.reports.tables.methods import (
 )
 from reasonbench.reports.tables.selective import calibration, selective_debt
 from reasonbench.reports.tables.subgroups import shift, structural_subgroups, subgroup_differences
+from reasonbench.reports.tables.two_plane import two_plane
 
 __all__ = ["TABLES", "all_tables", "dataset_statistics"]
 
@@ -42,7 +43,7 @@ TABLES = (
     "dataset_statistics", "surface_diagnostics", "primary_comparison", "replication",
     "all_metrics", "structural_subgroups", "subgroup_differences", "verdict_receipt_separation",
     "paired_consistency", "cell_agreement", "augmentation", "selective_debt", "calibration",
-    "cardinality", "cardinality_breakdown", "shift",
+    "cardinality", "cardinality_breakdown", "shift", "two_plane",
 )  # fmt: skip
 
 
@@ -64,6 +65,7 @@ def all_tables(view: View, stats: Mapping[str, Any], figures: Mapping[str, Any])
         cardinality(view, figures),
         cardinality_breakdown(view),
         shift(view),
+        two_plane(view),
     ]
     assert tuple(t.name for t in out) == TABLES
     return out
