@@ -28,9 +28,9 @@ step "tiny model, a pipeline check: LoRA on train (300 steps), predict calibrati
 OMP_NUM_THREADS=1 reasonbench train model=tiny target=direct_receipt optim.max_steps=300 optim.lr=3.0e-3
 OMP_NUM_THREADS=1 reasonbench predict model=tiny target=direct_receipt "splits=[calibration,test_locked]" batch_size=128
 step "analysis (bootstrap, Holm, consistency, selective debt, two-plane audit)"
-reasonbench analyze methods=main
+reasonbench analyze
 step "tables and figures"
-reasonbench tables methods=main
+reasonbench tables
 step "Judge Cards of the baselines (policy-invariance stress test beside accuracy)"
 for judge in majority tfidf; do
     reasonbench judge-card judge="$judge" write_answers=false
