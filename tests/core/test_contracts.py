@@ -12,6 +12,7 @@ from reasonbench.core import (
     Answer,
     Cube,
     EvaluatorState,
+    MonotoneCheck,
     Receipt,
     Violation,
     changed_sources,
@@ -25,6 +26,7 @@ from reasonbench.core import (
     register_adjudicator,
     registered_adjudicators,
     state_from_mapping,
+    validate_order,
 )
 from tests.core.test_receipt_properties import cubes
 
@@ -160,3 +162,23 @@ def test_registered_adjudicators_are_built_by_name() -> None:
     built = get_adjudicator("core-test-threshold")
     assert isinstance(built, Threshold)
     assert check_verdict(built, built.adjudicate(EvaluatorState.of(G=1, N=2, A=0))) == "refer"
+
+
+def test_verdict_orders_are_validated() -> None:
+    assert validate_order(["deny", "refer", "approve"]) == ("deny", "refer", "approve")
+    for bad in (["deny"], ["deny", ""], ["deny", 3]):
+        with pytest.raises(ValueError, match=r"lists at least two non-empty labels, got \["):
+            validate_order(bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"must not repeat a label, got \['a', 'a'\]"):
+        validate_order(["a", "a"])
+
+
+def test_the_plain_check_reports_a_sufficient_set_below_an_insufficient_one() -> None:
+    # certify_monotone never asks such a pair (it settles them), so the check is tested alone
+    check = MonotoneCheck("deny", "approve")
+    assert check.answer(0b001, "approve") is None
+    assert check.answer(0b011, "deny") == Violation(0b001, 0b011, "approve", "deny")
+    check = MonotoneCheck("deny", "approve")
+    assert check.answer(0b011, "refer") is None
+    assert check.answer(0b001, "approve") == Violation(0b001, 0b011, "approve", "refer")
+    assert check.answer(0b100, "approve") is None  # incomparable with both

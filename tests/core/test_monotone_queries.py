@@ -58,3 +58,57 @@ def test_no_cell_is_asked_twice(case: tuple[Cube, tuple[str, ...]], use_order: b
     certificate, asked = certify_counting(cube, order if use_order else None)
     assert len(asked) == len(set(asked)) == certificate.queries + 2
     assert asked[:2] == [0, full_mask(cube.k)]  # the endpoints first, then only interior cells
+
+
+def reference_queries(cube: Cube) -> list[int]:
+    """The documented query sequence on a monotone table, on plain sets: endpoints, then cut
+    after cut, each followed by the walk to the border (docs of reasonbench.core.monotone)."""
+    k, top = cube.k, full_mask(cube.k)
+    asked = [0, top]
+    if cube[0] == cube[top]:
+        return asked
+    unknown = set(range(1, top))
+
+    def ask(mask: int) -> bool:
+        asked.append(mask)
+        is_sufficient = cube[mask] == cube[top]
+        if is_sufficient:
+            unknown.difference_update({v for v in unknown if v & mask == mask})
+        else:
+            unknown.difference_update({v for v in unknown if v & mask == v})
+        return is_sufficient
+
+    while (cell := brute_cut(unknown, k)) is not None:
+        mask, is_sufficient = cell, ask(cell)
+        moved = True
+        while moved:
+            moved = False
+            # down (drop one source) from a sufficient cell, up (add one) from an insufficient
+            steps = [i for i in range(k) if bool(mask >> i & 1) == is_sufficient]
+            for i in steps:
+                neighbour = mask ^ (1 << i)
+                if neighbour in unknown and ask(neighbour) == is_sufficient:
+                    mask, moved = neighbour, True
+                    break
+    return asked
+
+
+@settings(max_examples=150, deadline=None)
+@given(monotone_cubes(max_k=6), st.booleans())
+def test_queries_follow_the_documented_sequence(
+    case: tuple[Cube, tuple[str, ...]], use_order: bool
+) -> None:
+    cube, order = case
+    certificate, asked = certify_counting(cube, order if use_order else None)
+    assert asked == reference_queries(cube)
+    assert certificate.order == (order if use_order else None)
+
+
+@settings(max_examples=50, deadline=None)
+@given(monotone_cubes(max_k=4))
+def test_a_stable_certificate_keeps_its_order(case: tuple[Cube, tuple[str, ...]]) -> None:
+    cube, order = case
+    stable = Cube(cube.sources, tuple(cube.old for _ in cube.verdicts))
+    certificate, asked = certify_counting(stable, order)
+    assert certificate.order == order and certificate.queries == 0
+    assert asked == [0, full_mask(cube.k)] and certificate.receipt.sets == ()
