@@ -15,6 +15,7 @@ from reasonbench.core import (
     MonotoneCheck,
     Receipt,
     Violation,
+    certify_exhaustive,
     changed_sources,
     check_verdict,
     execute_cube,
@@ -182,3 +183,15 @@ def test_the_plain_check_reports_a_sufficient_set_below_an_insufficient_one() ->
     assert check.answer(0b011, "refer") is None
     assert check.answer(0b001, "approve") == Violation(0b001, 0b011, "approve", "refer")
     assert check.answer(0b100, "approve") is None  # incomparable with both
+
+
+@settings(max_examples=30, deadline=None)
+@given(cubes(max_k=5))
+def test_exhaustive_certification_pays_every_interior_cell(cube: Cube) -> None:
+    certificate = certify_exhaustive(cube.oracle(), cube.sources)
+    assert certificate.queries == certificate.max_queries == (1 << cube.k) - 2
+
+
+def test_a_cube_needs_all_its_cells() -> None:
+    with pytest.raises(ValueError, match="a cube over 3 sources needs 8 cells, got 7"):
+        Cube(GNA, ("deny",) * 7)
