@@ -37,10 +37,17 @@ KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(reasonbench\.[^`]+)`\s*\|")
 
 
-def load_config() -> tuple[dict[str, object], dict[str, list[str]]]:
+def load_config() -> tuple[dict[str, object], dict[str, dict[str, list[str]]]]:
+    """The shared [tool.mutmut] and, per package, its tests and (optionally) the modules mutated."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = data["tool"]["reasonbench"]["mutation"]
-    return data["tool"]["mutmut"], {name: list(spec["tests"]) for name, spec in packages.items()}
+    return data["tool"]["mutmut"], {
+        name: {
+            "tests": list(spec["tests"]),
+            "only_mutate": list(spec.get("only_mutate", [f"reasonbench/{name}/*"])),
+        }
+        for name, spec in packages.items()
+    }
 
 
 def toml_value(value: object) -> str:
@@ -50,7 +57,7 @@ def toml_value(value: object) -> str:
     return json.dumps(value)
 
 
-def prepare(package: str, common: dict[str, object], tests: list[str]) -> Path:
+def prepare(package: str, common: dict[str, object], spec: dict[str, list[str]]) -> Path:
     work = ROOT / "mutants" / package
     work.mkdir(parents=True, exist_ok=True)
     for name in LINKED:
@@ -59,8 +66,8 @@ def prepare(package: str, common: dict[str, object], tests: list[str]) -> Path:
             link.symlink_to(os.path.relpath(ROOT / name, work), target_is_directory=True)
     settings = {
         **common,
-        "only_mutate": [f"reasonbench/{package}/*"],
-        "pytest_add_cli_args_test_selection": tests,
+        "only_mutate": spec["only_mutate"],
+        "pytest_add_cli_args_test_selection": spec["tests"],
     }
     pytest_ini = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
         "pytest"

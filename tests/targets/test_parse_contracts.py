@@ -16,7 +16,9 @@ from reasonbench.core.answer import Answer
 from reasonbench.targets import (
     TARGETS,
     ParseFailure,
+    Target,
     all_targets,
+    get_target,
     gold_text,
     parse_target,
     rationale_text,
@@ -93,6 +95,7 @@ def test_the_verdict_pattern_finds_the_revised_verdict(verdicts: list[str], why:
 def test_the_rationale_is_one_line_of_the_first_traces() -> None:
     assert rationale_text(["a", "b", "c", "d"], []) == "before: a; b; c. after: no condition fired."
     assert rationale_text([], ["x", "y"], limit=1) == "before: no condition fired. after: x."
+    assert rationale_text(["a"], ["x", "y", "z"]) == "before: a. after: x; y; z."
     cube = Cube(GNA, ("deny",) * 7 + ("approve",))
     text = all_targets(cube, receipt_of(cube), "  two\nlines  here ")["target_rationale_receipt"]
     assert text.split("\n")[0] == "rationale: two lines here"
@@ -114,3 +117,33 @@ def test_gold_text_of_a_record_without_the_column() -> None:
     assert gold_text("direct_verdict", {**record, "target_direct_verdict": "verdict: x"}) == (
         "verdict: x"
     )
+
+
+def test_a_later_target_reads_the_records_sources_and_rationale() -> None:
+    # a target registered after the build is serialized from the record's gold (docs/extending.md)
+    echo = Target(
+        name="rationale_echo",
+        serialize=lambda cube, receipt, why: f"{why} | {receipt.family()}",
+        parse=lambda text, labels, sources: Answer(None, None, None),
+        answer_format="",
+        lines=1,
+        max_new_tokens=8,
+        verdict_only=True,
+        verdict_source="model",
+        verdict_pattern=lambda sources: r"(\S+)",
+    )
+    cube = Cube(GNA, ("deny", "approve") * 4)  # stored records are over (G, N, A)
+    record = {
+        "cube": json.dumps(cube.cells()),
+        "old_verdict": "deny",
+        "new_verdict": "approve",
+        "receipt": json.dumps([["G"]]),
+        "target_rationale_receipt": "rationale: two words\nold: deny\nnew: approve\nreceipt: G",
+    }
+    TARGETS.register("rationale_echo", echo)
+    try:
+        assert get_target("rationale_echo") is echo
+        assert gold_text("rationale_echo", record) == "two words | [['G']]"
+    finally:
+        TARGETS.unregister("rationale_echo")
+    assert gold_text("direct_receipt", record) == "old: deny\nnew: approve\nreceipt: G"
