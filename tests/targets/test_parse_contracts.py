@@ -51,6 +51,10 @@ def reason(target: str, text: object, sources: tuple[str, ...] = GNA) -> str:
         ("cube", "cube: -=deny G=deny N=deny A=deny G+N=deny G+A=deny N+A=deny G+N+Adeny", "expected cell 'G+N+A' in the fixed order, got 'G+N+Adeny'"),
         ("cube", "cube: -=deny N=deny G=deny A=deny G+N=deny G+A=deny N+A=deny G+N+A=deny", "expected cell 'G' in the fixed order, got 'N=deny'"),
         ("cube", None, "output is NoneType, not text"),
+        ("cube", 7, "output is int, not text"),
+        ("cube", "cube: -=deny G=de=ny N=deny A=deny G+N=deny G+A=deny N+A=deny G+N+A=deny", "unknown verdict 'de=ny'"),
+        ("cube", "cube: -=deny " + "Q" * 50 + " N=deny A=deny G+N=deny G+A=deny N+A=deny G+N+A=deny", f"expected cell 'G' in the fixed order, got {'Q' * 40!r}"),
+        ("rationale_receipt", "w" * 50 + "\nold: deny\nnew: approve\nreceipt: G", f"expected a line starting with 'rationale:', got {'w' * 40!r}"),
     ],
 )  # fmt: skip
 def test_failure_reasons(target: str, text: object, expected: str) -> None:
