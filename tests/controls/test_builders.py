@@ -205,3 +205,63 @@ def test_cell_relations_flag_exactly_the_changed_cell(verdicts: list[str], cell:
     flipped = list(inverse_cube(cube).verdicts)
     flipped[cell] = "hold"
     assert inverse_cells(cube, Cube(GNA, tuple(flipped))) == expected
+
+
+class Recording(ToyStratum):
+    """The toy stratum, recording the context and the RNG each call receives."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.contexts: list[Any] = []
+        self.rngs: list[Any] = []
+
+    def adjudicator(self, context: Any) -> Any:
+        self.contexts.append(context)
+        return super().adjudicator(context)
+
+    def add_distractor(self, transition: Transition, rng: random.Random) -> Transition | None:
+        self.rngs.append(rng)
+        return super().add_distractor(transition, rng)
+
+    def quarantine_control(self, transition: Transition, rng: random.Random) -> Transition | None:
+        self.rngs.append(rng)
+        return super().add_distractor(transition, rng)
+
+
+def test_builders_pass_the_case_context_and_the_parents_rng() -> None:
+    _, t, cube = a_case()
+    t = Transition(t.unit_id, t.old, t.new, t.operators, {"unit": t.unit_id, "query": "q"})
+    for kind in ("inverse", "distractor", "quarantine"):
+        stratum, rng = Recording(), random.Random(0)
+        CONTROL_KINDS.get(kind).build(stratum, t, cube, receipt_of(cube), GNA, rng, PARENT)
+        assert stratum.contexts and all(c == t.context for c in stratum.contexts), kind
+        assert all(r is rng for r in stratum.rngs), kind
+
+
+def test_registering_a_kind_returns_it() -> None:
+    from reasonbench.controls.builtin import _register
+
+    kind = CONTROL_KINDS.get("permutation")
+    echo = type(kind)("echo-test", "echo", "echo", kind.build, kind.relation)
+    try:
+        assert _register(echo) is echo and CONTROL_KINDS.get("echo-test") is echo
+    finally:
+        CONTROL_KINDS.unregister("echo-test")
+
+
+def test_inverse_checks_both_endpoints_and_a_predicted_stable_pair() -> None:
+    up = Cube(GNA, ("deny", "approve", "deny", "approve", "deny", "approve", "deny", "approve"))
+    said = Answer("deny", "approve", (1,))
+    # old swapped right, new not: the second endpoint check alone fails
+    assert inverse_consistent(said, Answer("refer", "deny", None), up) is False
+    assert inverse_consistent(said, Answer("approve", "deny", None), up) is True
+    # both predicted stable: nothing to hit, the expected inverse receipt is empty too
+    stable = Answer("deny", "deny", ())
+    assert inverse_consistent(stable, stable, up) is True
+    assert inverse_consistent(stable, Answer("deny", "deny", (1,)), up) is False
+
+
+def test_cell_relations_refuse_cubes_of_different_sizes() -> None:
+    three, two = Cube(GNA, ("deny",) * 8), Cube(("G", "N"), ("deny",) * 4)
+    with pytest.raises(ValueError):
+        identical_cells(three, two)

@@ -6,9 +6,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reasonbench.core import Cube, cell_order, full_mask
+from reasonbench.core import GNA, Cube, cell_order, full_mask
 from reasonbench.core.monotone import _Search
-from tests.core.test_monotone import certify_counting, monotone_cubes
+from tests.core.test_monotone import ORDER, certify_counting, monotone_cubes
 
 
 def brute_cut(unknown: set[int], k: int) -> int | None:
@@ -112,3 +112,10 @@ def test_a_stable_certificate_keeps_its_order(case: tuple[Cube, tuple[str, ...]]
     certificate, asked = certify_counting(stable, order)
     assert certificate.order == order and certificate.queries == 0
     assert asked == [0, full_mask(cube.k)] and certificate.receipt.sets == ()
+
+
+def test_a_broken_assumption_keeps_the_declared_order() -> None:
+    # N alone gives refer, N+A falls back to deny: refer > deny against N ⊂ N+A in the order
+    cube = Cube(GNA, ("deny", "deny", "refer", "approve", "deny", "deny", "deny", "approve"))
+    certificate, _ = certify_counting(cube, ORDER)
+    assert certificate.violation is not None and certificate.order == ORDER
