@@ -30,7 +30,7 @@ decisions = st.builds(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(decisions, max_size=30), st.sampled_from([0.05, *TARGET_COVERAGES]))
 def test_threshold_is_the_highest_that_reaches_the_coverage(
     rows: list[Decision], coverage: float
@@ -46,7 +46,7 @@ def test_threshold_is_the_highest_that_reaches_the_coverage(
     assert all(sum(x >= s for x in scores) < need for s in scores if s > tau)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(decisions, max_size=30), st.one_of(st.none(), st.sampled_from([0.2, 0.5, 0.9])))
 def test_rates_of_the_accepted_changes(rows: list[Decision], tau: float | None) -> None:
     result = apply_threshold(rows, tau, 0.5)
