@@ -111,3 +111,32 @@ def test_consistent_pairs_bound_nothing() -> None:
 
 def _as_maps(pairs: list) -> tuple:  # type: ignore[type-arg]
     return {p.gold.example_id: p for p, _ in pairs}, [c for _, c in pairs]
+
+
+def test_pairs_are_tallied_per_stratum_and_orphans_skipped() -> None:
+    said = Answer.of_cube(Cube(GNA, CHANGED))
+    a = pair("permutation", said, said, stratum="logical", i=0)
+    b = pair("permutation", said, None, stratum="organizational", i=1)
+    orphan = pair("distractor", said, said, i=2)[1]  # its parent is not among the parents
+    parents = {a[0].gold.example_id: a[0], b[0].gold.example_id: b[0]}
+    # a parent row among the controls (no control kind) is skipped too
+    result = paired_consistency(parents, [orphan, a[0], a[1], b[1]])
+    assert list(result.strata) == ["logical", "organizational"]
+    assert result.strata["logical"]["permutation"].consistent == 1
+    assert result.strata["organizational"]["permutation"].consistent == 0
+    assert result.pooled["permutation"].pairs == 2 and "distractor" not in result.pooled
+    # a pair the target cannot be checked on is never counted consistent
+    v = pair(
+        "inverse", Answer(None, "approve", None), Answer(None, "deny", None), "direct_verdict", i=3
+    )
+    rate_ = paired_consistency({v[0].gold.example_id: v[0]}, [v[1]]).pooled["inverse"]
+    assert (rate_.pairs, rate_.checkable, rate_.consistent) == (1, 0, 0)
+
+
+def test_unit_sums_cover_units_without_examples() -> None:
+    import numpy as np
+
+    from reasonbench.analysis.bootstrap import unit_sums
+
+    sums = unit_sums(np.array([[True, False, True]]), np.array([0, 0, 1]), n_units=4)
+    assert sums.tolist() == [[1.0, 1.0, 0.0, 0.0]]
