@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--retest",
         action="store_true",
-        help="rerun every mutant not yet killed (after the tests changed)",
+        help="rerun every mutant not yet killed nor listed as equivalent (after the tests changed)",
     )
     parser.add_argument("--diff", action="store_true", help="show each survivor's diff")
     args = parser.parse_args(argv)
@@ -180,7 +180,10 @@ def main(argv: list[str] | None = None) -> int:
                 # do: recollect which tests reach which function, then rerun the survivors
                 (work / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
                 statuses = read_statuses(work)
-                command += sorted(n for n, v in statuses.items() if v not in KILLED)
+                # equivalent mutants cannot be killed: do not spend their tests' time again
+                command += sorted(
+                    n for n, v in statuses.items() if v not in KILLED and n not in equivalent
+                )
             print(f"[mutation] {package}: mutmut run in {work.relative_to(ROOT)}", flush=True)
             failed |= subprocess.run(command, cwd=work).returncode != 0
         score = Score(package, read_statuses(work))
