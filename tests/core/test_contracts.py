@@ -157,12 +157,17 @@ def test_violation_describes_its_cells() -> None:
 
 
 def test_registered_adjudicators_are_built_by_name() -> None:
+    from reasonbench.core.adjudicator import ADJUDICATORS
+
     register_adjudicator("core-test-threshold")(Threshold)
-    assert "core-test-threshold" in registered_adjudicators()
-    assert list(registered_adjudicators()) == sorted(registered_adjudicators())
-    built = get_adjudicator("core-test-threshold")
-    assert isinstance(built, Threshold)
-    assert check_verdict(built, built.adjudicate(EvaluatorState.of(G=1, N=2, A=0))) == "refer"
+    try:
+        assert "core-test-threshold" in registered_adjudicators()
+        assert list(registered_adjudicators()) == sorted(registered_adjudicators())
+        built = get_adjudicator("core-test-threshold")
+        assert isinstance(built, Threshold)
+        assert check_verdict(built, built.adjudicate(EvaluatorState.of(G=1, N=2, A=0))) == "refer"
+    finally:
+        ADJUDICATORS.unregister("core-test-threshold")
 
 
 def test_verdict_orders_are_validated() -> None:
