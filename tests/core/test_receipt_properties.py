@@ -114,3 +114,15 @@ def test_cell_order_for_three_sources() -> None:
     cube = Cube.from_oracle(lambda m: str(m), ("G", "N", "A"))
     assert list(cube.cells()) == ["", "G", "N", "A", "G+N", "G+A", "N+A", "G+N+A"]
     assert cell_order(3) == (0, 1, 2, 4, 3, 5, 6, 7)
+
+
+@settings(max_examples=100, deadline=None)
+@given(cubes(max_k=5))
+def test_min_size_is_the_size_of_the_smallest_sufficient_set(cube: Cube) -> None:
+    # The smallest sufficient set is always minimal, so min_size needs no receipt to define it;
+    # a max() in place of min() (a user's mutation) fails here on any mixed-size receipt.
+    receipt = receipt_of(cube)
+    sizes = [bin(m).count("1") for m in range(1 << cube.k) if cube[m] == cube.new]
+    assert receipt.min_size == (None if receipt.stable else min(sizes))
+    assert receipt.ambiguous == (len(brute_force_receipt(cube)) > 1)
+    assert receipt.to_json()["min_size"] == receipt.min_size
