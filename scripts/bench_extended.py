@@ -15,22 +15,16 @@ from __future__ import annotations
 import argparse
 import functools
 import tempfile
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from hydra import compose, initialize_config_dir
-from omegaconf import OmegaConf
+from bench_generate import timed_build  # scripts/ is on the path of a script run from it
 
 import reasonbench.strata.agentic.adjudicator as adjudicator
 from reasonbench.are import enumeration
-from reasonbench.assembly import generate, spec_from_config
-from reasonbench.audit import audit
 from reasonbench.io import manifest_hash
-
-CONF = Path(__file__).resolve().parents[1] / "conf"
 
 
 @contextmanager
@@ -60,18 +54,8 @@ def _uncached(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def run(benchmark: str, workers: int, out: Path) -> tuple[float, float, str, int]:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
-    spec = spec_from_config(OmegaConf.to_container(cfg.benchmark, resolve=True))  # type: ignore[arg-type]
-    start = time.perf_counter()
-    manifest = generate(spec, out, workers=workers, progress=False)
-    generated = time.perf_counter() - start
-    result = audit(out, workers=workers, progress=False)
-    total = time.perf_counter() - start
-    if not result["passed"]:
-        raise SystemExit(f"audit failed: {result['counts']}")
-    stats = manifest["stats"]
-    return generated, total, manifest_hash(manifest), stats["main_cases"]
+    generated, total, manifest = timed_build(benchmark, workers, out)
+    return generated, total, manifest_hash(manifest), manifest["stats"]["main_cases"]
 
 
 def main() -> None:

@@ -13,6 +13,7 @@ import resource
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
@@ -29,9 +30,11 @@ def peak_rss_mib() -> tuple[float, float]:
     return own, children
 
 
-def run(workers: int, out: Path) -> tuple[float, float, int]:
+def timed_build(benchmark: str, workers: int, out: Path) -> tuple[float, float, dict[str, Any]]:
+    """Generate + audit one build: (generate s, generate + audit s, its manifest); exits on a
+    failed audit (a fast wrong build measures nothing). Shared with bench_extended.py."""
     with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate", overrides=["benchmark=paper"])
+        cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
     spec = spec_from_config(OmegaConf.to_container(cfg.benchmark, resolve=True))  # type: ignore[arg-type]
     start = time.perf_counter()
     manifest = generate(spec, out, workers=workers, progress=False)
@@ -40,9 +43,13 @@ def run(workers: int, out: Path) -> tuple[float, float, int]:
     total = time.perf_counter() - start
     if not result["passed"]:
         raise SystemExit(f"audit failed: {result['counts']}")
+    return generated, total, manifest
+
+
+def run(workers: int, out: Path) -> tuple[float, float, int]:
+    generated, total, manifest = timed_build("paper", workers, out)
     stats = manifest["stats"]
-    cases = stats["main_cases"] + stats["controls"]
-    return generated, total, cases
+    return generated, total, stats["main_cases"] + stats["controls"]
 
 
 def main() -> None:

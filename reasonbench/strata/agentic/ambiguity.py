@@ -129,16 +129,23 @@ def capable(
     return memo[key]
 
 
+def permitted_by_source(
+    operators: Mapping[str, Operator], permitted: frozenset[str]
+) -> dict[str, list[str]]:
+    """The permitted operators of each source, by name (a probe's draws pick from these)."""
+    return {
+        s: sorted(n for n, op in operators.items() if op.source == s and n in permitted)
+        for s in GNA
+    }
+
+
 def _probe(
     unit: AgenticUnit,
     permitted: frozenset[str],
     operators: Mapping[str, Operator],
     adjudicator: AgenticAdjudicator,
 ) -> bool:
-    pools = {
-        s: sorted(n for n, op in operators.items() if op.source == s and n in permitted)
-        for s in GNA
-    }
+    pools = permitted_by_source(operators, permitted)
     for pair in PROBE_PAIRS:
         if not all(pools[s] for s in pair):
             continue

@@ -27,7 +27,7 @@ from reasonbench.core.receipt import receipt_of
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator
-from reasonbench.strata.agentic.ambiguity import ambiguous_revision, capable
+from reasonbench.strata.agentic.ambiguity import ambiguous_revision, capable, permitted_by_source
 from reasonbench.strata.agentic.units import AgenticUnit, base_state
 from reasonbench.strata.base import Operator, Transition, operator_order
 
@@ -169,10 +169,7 @@ def _lively(
     operators: Mapping[str, Operator],
     adjudicator: AgenticAdjudicator,
 ) -> bool:
-    pools = {
-        s: sorted(n for n, op in operators.items() if op.source == s and n in permitted)
-        for s in GNA
-    }
+    pools = permitted_by_source(operators, permitted)
     for k in range(LIVELY_DRAWS):
         subset = PROBE_SUBSETS[k % len(PROBE_SUBSETS)]
         if not all(pools[s] for s in subset):
