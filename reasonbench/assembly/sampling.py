@@ -15,7 +15,7 @@ from typing import Any
 
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.receipt import Receipt, receipt_of
-from reasonbench.strata.base import Stratum, Transition
+from reasonbench.strata.base import Stratum, SupportsStateKey, Transition
 
 SUBSETS: tuple[tuple[str, ...], ...] = tuple(
     c for r in (1, 2, 3) for c in combinations(("G", "N", "A"), r)
@@ -55,8 +55,12 @@ class Candidate:
         return "ambiguous" if self.receipt.ambiguous else "changed"
 
 
-def state_key(stratum: Stratum, transition: Transition) -> str:
-    """Identity of a case's content, to keep a pool free of duplicates."""
+def state_key(stratum: Stratum, transition: Transition) -> str | tuple[object, ...]:
+    """Identity of a case's content, to keep a pool free of duplicates: canonical JSON of both
+    states and the context (or, where the stratum has one, its equivalent cheap state key)."""
+    if isinstance(stratum, SupportsStateKey):
+        context = json.dumps(dict(transition.context), sort_keys=True, separators=(",", ":"))
+        return (stratum.state_key(transition.old), stratum.state_key(transition.new), context)
     return json.dumps(
         [
             stratum.state_to_json(transition.old),
@@ -150,7 +154,7 @@ def build_pool(
     proportional share. Duplicate case contents are skipped.
     """
     pool: list[Candidate] = []
-    seen: set[str] = set()
+    seen: set[str | tuple[object, ...]] = set()
     have = dict.fromkeys(wants, 0)
     draw = 0
     for _ in range(budget):

@@ -1,11 +1,13 @@
-"""Forked workers that each own a fixed share of the unit tasks, across several phases.
+"""Forked workers that each own a share of the unit tasks, across several phases.
 
 ``pmap`` hands items to whichever worker is free, so a later phase cannot find what an earlier
 one computed. Assembly draws every unit's pool in phase 1 and, after the global allocation,
-needs a few of the same candidates again in phase 3. Here item ``i`` of every call goes to
-worker ``i % workers``, and a worker lives for the whole build, so it keeps its units' pools in
-memory (``tasks._POOLS``) instead of replaying their draws. Results come back in input order,
-so outputs are byte-identical for any worker count.
+needs a few of the same candidates again in phase 3. Here the first call hands item ``i`` to
+whichever worker is free (unit pools differ in cost by two orders of magnitude, so a fixed
+split left one worker idle for most of a minute), and every later call sends item ``i`` back
+to the worker that ran item ``i`` of the first call. A worker lives for the whole build, so it
+keeps its units' pools in memory (``tasks._POOLS``) instead of replaying their draws. Results
+come back in input order, so outputs are byte-identical for any worker count and schedule.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class Shards:
         self.workers = max(1, workers)
         self._conns: list[Connection] = []
         self._procs: list[Any] = []
+        self._owner: list[int] | None = None  # the worker of each item of the first call
         if self.workers > 1:
             context = multiprocessing.get_context("fork")
             for _ in range(self.workers):
@@ -78,7 +81,7 @@ class Shards:
     def map(
         self, fn: Callable[[T], R], items: Sequence[T], desc: str, progress: bool = True
     ) -> list[R]:
-        """``[fn(x) for x in items]``; item ``i`` runs on worker ``i % workers``."""
+        """``[fn(x) for x in items]``; the first call balances, later ones keep affinity."""
         bar = Progress(len(items), desc, "units", progress)
         try:
             if not self._conns:
@@ -94,20 +97,32 @@ class Shards:
     def _scatter(
         self, fn: Callable[[T], R], items: Sequence[T], desc: str, bar: Progress
     ) -> list[R]:
-        n = self.workers
-        for rank, conn in enumerate(self._conns):
-            conn.send((fn, [(i, items[i]) for i in range(rank, len(items), n)]))
+        queue: list[int] = []  # items for whichever worker is free, in input order
+        batches: dict[int, list[int]] = {rank: [] for rank in range(self.workers)}
+        owner = self._owner or []
+        for i in range(len(items)):
+            (batches[owner[i]] if i < len(owner) else queue).append(i)
+        if self._owner is None:
+            self._owner = [-1] * len(items)
         results: dict[int, R] = {}
-        pending = set(range(n))
-        while pending:
-            for ready in wait([self._conns[r] for r in sorted(pending)]):
+        busy = set()
+        for rank in range(self.workers):
+            if self._send(rank, fn, items, batches[rank] or queue[:1]):
+                busy.add(rank)
+                if not batches[rank]:
+                    del queue[:1]
+        while busy:
+            for ready in wait([self._conns[r] for r in sorted(busy)]):
                 rank = next(r for r, conn in enumerate(self._conns) if conn is ready)
                 try:
                     index, value = self._conns[rank].recv()
                 except EOFError:
                     raise RuntimeError(f"{desc}: worker {rank} died") from None
                 if index == _DONE:
-                    pending.discard(rank)
+                    busy.discard(rank)
+                    if queue and self._send(rank, fn, items, queue[:1]):
+                        del queue[:1]
+                        busy.add(rank)
                 elif index == _FAILED:
                     # The worker's own exception (QuotaError, ControlError, ...), so callers
                     # handle it as they would in-process; its traceback rides along as the cause.
@@ -115,8 +130,18 @@ class Shards:
                     raise error from RuntimeError(f"{desc}, worker {rank}:\n{text}")
                 else:
                     results[index] = value
+                    if index < len(self._owner) and self._owner[index] < 0:
+                        self._owner[index] = rank
                     bar.update()
         return [results[i] for i in range(len(items))]
+
+    def _send(
+        self, rank: int, fn: Callable[[T], R], items: Sequence[T], indices: list[int]
+    ) -> bool:
+        """Send worker ``rank`` a batch (nothing when ``indices`` is empty)."""
+        if indices:
+            self._conns[rank].send((fn, [(i, items[i]) for i in indices]))
+        return bool(indices)
 
     def close(self, abort: bool = False) -> None:
         """Stop the workers (at once with ``abort``: after a failure they may be mid-batch)."""

@@ -55,6 +55,7 @@ def popcount(mask: int) -> int:
     return bin(mask).count("1")
 
 
+@lru_cache(maxsize=1024)  # a handful of (mask, sources) pairs, asked for on every cell key
 def mask_members(mask: int, sources: tuple[str, ...]) -> tuple[str, ...]:
     """The source names in ``mask``, in ``sources`` order."""
     return tuple(name for i, name in enumerate(sources) if mask >> i & 1)

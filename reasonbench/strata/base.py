@@ -167,3 +167,15 @@ class SupportsCardNote(Protocol):
     nothing, so builds without them keep their card bytes."""
 
     card_note: str
+
+
+@runtime_checkable
+class SupportsStateKey(Protocol):
+    """An optional stratum ability: a cheap identity of a state's content. Two states have equal
+    keys exactly when :meth:`Stratum.state_to_json` gives them equal canonical JSON (sorted keys,
+    compact); a pool compares every draw against the ones it kept, and encoding whole states
+    for that dominated the agentic stratum's draws. Strata without it are compared by JSON."""
+
+    def state_key(self, state: EvaluatorState[Any]) -> tuple[str, ...]:
+        """Canonical JSON of each part of the state (a part's is computed once per object)."""
+        ...

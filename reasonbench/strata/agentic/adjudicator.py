@@ -44,13 +44,36 @@ def parts(state: EvaluatorState[Any]) -> tuple[Grounds, Norms, Authority]:
     return grounds, norms, authority
 
 
+class Task(tuple[ActionSpec, ...]):
+    """A task's candidate actions with their hash computed once: every cache lookup of the
+    adjudicator keys on them, and a plain tuple re-hashes its specs each time. Equal (and
+    hashed) as the plain tuple, so either finds the same cache entries."""
+
+    _hash: int
+
+    def __new__(cls, actions: Sequence[ActionSpec]) -> Task:
+        task = super().__new__(cls, actions)
+        task._hash = tuple.__hash__(task)
+        return task
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
 def deliberation(
     grounds: Grounds, norms: Norms, authority: Authority, actions: Sequence[ActionSpec]
 ) -> ReflectiveState:
     """The numeric reflective state of (G, N, A) for the task (hybrid-compatible construction).
 
     Only the authority's profile enters; its oversight thresholds are read by the review."""
-    return arranged(grounds, norms, tuple(actions)).numbers(authority.profile).state()
+    return _deliberation(grounds, norms, authority.profile, Task(actions))
+
+
+@lru_cache(maxsize=1024)  # grounds operators and controls rebuild the same base states
+def _deliberation(
+    grounds: Grounds, norms: Norms, profile: Profile, actions: Task
+) -> ReflectiveState:
+    return arranged(grounds, norms, actions).numbers(profile).state()
 
 
 @lru_cache(maxsize=4096)
@@ -113,6 +136,11 @@ def decide(
 
 def labels_for(actions: Sequence[ActionSpec]) -> frozenset[str]:
     """``refer`` and the label of every subset of the consequential actions."""
+    return _labels(Task(actions))
+
+
+@lru_cache(maxsize=256)  # one adjudicator per draw, a handful of tasks per build
+def _labels(actions: Task) -> frozenset[str]:
     ids = sorted(a.id for a in actions if a.consequential)
     subsets = (c for r in range(len(ids) + 1) for c in combinations(ids, r))
     return frozenset({REFER, *(decision_label(s) for s in subsets)})
@@ -122,7 +150,7 @@ class AgenticAdjudicator:
     """Exact ARE verdict for one task (its candidate actions)."""
 
     def __init__(self, actions: Sequence[ActionSpec]) -> None:
-        self.actions = tuple(actions)
+        self.actions = Task(actions)
         self._labels = labels_for(self.actions)
 
     @property

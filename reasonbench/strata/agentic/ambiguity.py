@@ -48,13 +48,13 @@ def proposals(
     """Up to ``count`` distinct edits of ``source`` whose own cell is certified, and the
     single-source verdict of each."""
     out: list[Edit] = []
-    seen: list[Any] = [base[source]]
+    seen: set[Any] = {base[source]}  # components hash once (a list compared them deeply)
     for _ in range(count):
         name = names[rng.randrange(len(names))]
         component = operators[name].apply(unit, base, rng)
         if component is None or component in seen:
             continue
-        seen.append(component)
+        seen.add(component)
         decision = adjudicator.decision(base.replace(**{source: component}))
         if decision.certified:  # an edit whose own cell sits on a threshold can make no case
             out.append((name, component, decision.verdict))
@@ -97,8 +97,11 @@ def ambiguous_revision(
                 if rest not in chosen:
                     chosen[rest] = edits[rest][rng.randrange(len(edits[rest]))]
             new = base.replace(**{s: chosen[s][1] for s in ordered})
-            cube = execute_cube(adjudicator, base, new)
-            if receipt_of(cube).ambiguous and adjudicator.certified_cube(base, new):
+            # certification first: it stops at the first uncertified cell (same outcome)
+            if (
+                adjudicator.certified_cube(base, new)
+                and receipt_of(execute_cube(adjudicator, base, new)).ambiguous
+            ):
                 names = tuple(chosen[s][0] for s in GNA if s in chosen)
                 return new, names
     return None

@@ -16,6 +16,7 @@ adjudicator runs the provenance construction on every (hybrid) state.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,6 +55,16 @@ def _cached_hash(obj: Any, fields: tuple[Any, ...]) -> int:
         h = hash(fields)
         object.__setattr__(obj, "_hash", h)
     return int(h)
+
+
+def canonical(component: Grounds | Norms | Authority) -> str:
+    """The component's JSON, canonical (sorted keys, compact), computed once per object: a
+    pool's duplicate check compares every draw's states (``SupportsStateKey``)."""
+    found = component.__dict__.get("_json")
+    if found is None:
+        found = json.dumps(component.to_json(), sort_keys=True, separators=(",", ":"))
+        object.__setattr__(component, "_json", found)
+    return str(found)
 
 
 @dataclass(frozen=True)

@@ -119,9 +119,13 @@ def sample_case(
         if revised is None:
             continue
         new, applied = revised
+        # certification first: it stops at the first uncertified cell, and a rejected draw
+        # needs no other cell (decisions are pure, so the order changes no outcome)
+        if not adjudicator.certified_cube(old, new):
+            continue
         cube = execute_cube(adjudicator, old, new)
         noops = [operators[n].source for n in applied if operators[n].noop]
-        if not all(inert(cube, s) for s in noops) or not adjudicator.certified_cube(old, new):
+        if not all(inert(cube, s) for s in noops):
             continue
         transition = Transition(unit.unit_id, old, new, applied, unit.context)
         effective = [operators[n].source for n in applied if not operators[n].noop]
@@ -182,6 +186,7 @@ def _lively(
         if revised is None:
             continue
         new = revised[0]
-        if execute_cube(adjudicator, old, new).changed and adjudicator.certified_cube(old, new):
+        changed = adjudicator.adjudicate(old) != adjudicator.adjudicate(new)
+        if changed and adjudicator.certified_cube(old, new):
             return True
     return False

@@ -9,8 +9,9 @@ decisions or ``refer``. See docs/strata/agentic.md.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -27,6 +28,7 @@ from reasonbench.strata.agentic.components import (
     Grounds,
     Norms,
     actions_of,
+    canonical,
     surface_of,
 )
 from reasonbench.strata.agentic.control import quarantine_control
@@ -84,7 +86,11 @@ class AgenticStratum:
         return out
 
     def adjudicator(self, context: Mapping[str, Any]) -> adj.AgenticAdjudicator:
-        return adj.AgenticAdjudicator(actions_of(dict(context)))
+        try:
+            key = json.dumps(dict(context), sort_keys=True, separators=(",", ":"))
+        except (TypeError, ValueError):  # not JSON: let actions_of name what is wrong
+            return adj.AgenticAdjudicator(actions_of(dict(context)))
+        return _adjudicator(key)
 
     def sample_transition(
         self,
@@ -112,13 +118,18 @@ class AgenticStratum:
             "authority": authority.to_json(),
         }
 
+    def state_key(self, state: EvaluatorState[Any]) -> tuple[str, ...]:
+        """``SupportsStateKey``: equal exactly when :meth:`state_to_json` is (the format is
+        fixed, and each component's canonical JSON is kept on the component)."""
+        return tuple(canonical(c) for c in adj.parts(state))
+
     def state_from_json(self, data: Mapping[str, Any]) -> EvaluatorState[Any]:
         expected = {"format", "grounds", "norms", "authority"}
         if set(data) != expected or data["format"] != FORMAT:
             raise ValueError(f"an agentic state has keys {sorted(expected)} and format {FORMAT!r}")
-        grounds = Grounds.from_json(data["grounds"])
-        norms = Norms.from_json(data["norms"])
-        authority = Authority.from_json(data["authority"])
+        grounds, norms, authority = (_component(part, data[part]) for part in PARTS)
+        assert isinstance(grounds, Grounds) and isinstance(norms, Norms)
+        assert isinstance(authority, Authority)
         # The adjudicator builds states unchecked (ReflectiveState.trusted): check a loaded one
         # once, so a malformed file (a duplicate claim id, say) raises AreError, not a wrong
         # verdict. Actions belong to the task, not the state; the adjudicator adds them.
@@ -154,6 +165,38 @@ class AgenticStratum:
 
     def trace(self, state: EvaluatorState[Any], context: Mapping[str, Any]) -> list[str]:
         return adj.trace(self.adjudicator(context).decision(state))
+
+
+PARTS = ("grounds", "norms", "authority")
+_PARSERS: dict[str, Callable[[Any], Grounds | Norms | Authority]] = {
+    "grounds": Grounds.from_json,
+    "norms": Norms.from_json,
+    "authority": Authority.from_json,
+}
+
+
+def _component(part: str, raw: Any) -> Grounds | Norms | Authority:
+    """A stored component, parsed once per distinct content: an audit reads thousands of
+    states whose components repeat (a unit's norms, its authorities), and validating them
+    dominated reading. The key is the content's canonical JSON; what is not JSON is parsed
+    as given, so its error names the place."""
+    try:
+        key = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+    except (TypeError, ValueError):
+        return _PARSERS[part](raw)
+    return _parse(part, key)
+
+
+@lru_cache(maxsize=4096)
+def _parse(part: str, key: str) -> Grounds | Norms | Authority:
+    return _PARSERS[part](json.loads(key))
+
+
+@lru_cache(maxsize=256)
+def _adjudicator(context: str) -> adj.AgenticAdjudicator:
+    """One adjudicator per task context (canonical JSON): every draw and audited case asks for
+    one, and parsing the context's actions each time showed in the build profile."""
+    return adj.AgenticAdjudicator(actions_of(json.loads(context)))
 
 
 @lru_cache(maxsize=256)
