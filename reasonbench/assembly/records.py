@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from reasonbench.core.canonical import canonical_json
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
 from reasonbench.core.sources import mask_members
 from reasonbench.core.state import changed_sources
-from reasonbench.strata.base import Stratum, Transition
+from reasonbench.strata.base import Stratum, Transition, state_text
 from reasonbench.targets.serialize import all_targets, rationale_text
 
 COLUMNS: tuple[str, ...] = (
@@ -46,10 +47,6 @@ COLUMNS: tuple[str, ...] = (
 )
 
 
-def canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
 def make_record(
     stratum: Stratum,
     transition: Transition,
@@ -72,8 +69,8 @@ def make_record(
         "unit_id": transition.unit_id,
         "stratum": stratum.name,
         "split": split,
-        "old_state": canonical_json(stratum.state_to_json(transition.old)),
-        "new_state": canonical_json(stratum.state_to_json(transition.new)),
+        "old_state": state_text(stratum, transition.old),
+        "new_state": state_text(stratum, transition.new),
         "context": canonical_json(dict(transition.context)),
         "prompt": rendering.text,
         # cells keep the documented cell order (not sorted keys): the order is part of the format

@@ -7,15 +7,15 @@ the allocator then shifts the shortfall to other units). Draws are a pure functi
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass, replace
 from itertools import combinations
 from typing import Any
 
+from reasonbench.core.canonical import canonical_json
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.receipt import Receipt, receipt_of
-from reasonbench.strata.base import Stratum, SupportsStateKey, Transition
+from reasonbench.strata.base import Stratum, Transition, state_text
 
 SUBSETS: tuple[tuple[str, ...], ...] = tuple(
     c for r in (1, 2, 3) for c in combinations(("G", "N", "A"), r)
@@ -55,21 +55,11 @@ class Candidate:
         return "ambiguous" if self.receipt.ambiguous else "changed"
 
 
-def state_key(stratum: Stratum, transition: Transition) -> str | tuple[object, ...]:
-    """Identity of a case's content, to keep a pool free of duplicates: canonical JSON of both
-    states and the context (or, where the stratum has one, its equivalent cheap state key)."""
-    if isinstance(stratum, SupportsStateKey):
-        context = json.dumps(dict(transition.context), sort_keys=True, separators=(",", ":"))
-        return (stratum.state_key(transition.old), stratum.state_key(transition.new), context)
-    return json.dumps(
-        [
-            stratum.state_to_json(transition.old),
-            stratum.state_to_json(transition.new),
-            dict(transition.context),
-        ],
-        sort_keys=True,
-        separators=(",", ":"),
-    )
+def state_key(stratum: Stratum, transition: Transition) -> str:
+    """Identity of a case's content, to keep a pool free of duplicates: the canonical JSON of
+    both states and the context (each state's text as the record stores it)."""
+    old, new = (state_text(stratum, s) for s in (transition.old, transition.new))
+    return f"[{old},{new},{canonical_json(dict(transition.context))}]"
 
 
 def draw_one(
@@ -154,7 +144,7 @@ def build_pool(
     proportional share. Duplicate case contents are skipped.
     """
     pool: list[Candidate] = []
-    seen: set[str | tuple[object, ...]] = set()
+    seen: set[str] = set()
     have = dict.fromkeys(wants, 0)
     draw = 0
     for _ in range(budget):

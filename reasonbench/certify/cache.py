@@ -28,6 +28,7 @@ from typing import Any
 
 from reasonbench.cache import GenerationCache, read_entries
 from reasonbench.certify.config import CertifyError
+from reasonbench.core.canonical import canonical_json
 
 __all__ = ["FORMAT", "MARKER", "ExecutionCache", "Outcome", "hybrid_key"]
 
@@ -42,7 +43,7 @@ Outcome = str | tuple[str, str]  # a verdict, or a replayable failure (kind, det
 def hybrid_key(adjudicator_id: str, hybrid: Mapping[str, Any]) -> str:
     """Content hash of one execution's inputs; object keys sorted, so source order is irrelevant."""
     payload = {"adjudicator": adjudicator_id, "hybrid": dict(hybrid)}
-    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    text = canonical_json(payload)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -16,6 +16,7 @@ from itertools import accumulate
 from typing import Any, Protocol, runtime_checkable
 
 from reasonbench.core.adjudicator import Adjudicator
+from reasonbench.core.canonical import canonical_json
 from reasonbench.core.state import EvaluatorState
 
 JSON = dict[str, Any]
@@ -170,12 +171,18 @@ class SupportsCardNote(Protocol):
 
 
 @runtime_checkable
-class SupportsStateKey(Protocol):
-    """An optional stratum ability: a cheap identity of a state's content. Two states have equal
-    keys exactly when :meth:`Stratum.state_to_json` gives them equal canonical JSON (sorted keys,
-    compact); a pool compares every draw against the ones it kept, and encoding whole states
-    for that dominated the agentic stratum's draws. Strata without it are compared by JSON."""
+class SupportsStateText(Protocol):
+    """An optional stratum ability: a state's stored text, built cheaply. ``state_text(state)``
+    must equal ``canonical_json(state_to_json(state))`` exactly; a stratum assembles it from
+    parts it encodes once per object (:func:`reasonbench.core.canonical.memo_text`). A build
+    encodes every draw's states for a pool's duplicate check and every record's for storage,
+    which dominated the JSON work of a build. Strata without it are encoded in full."""
 
-    def state_key(self, state: EvaluatorState[Any]) -> tuple[str, ...]:
-        """Canonical JSON of each part of the state (a part's is computed once per object)."""
-        ...
+    def state_text(self, state: EvaluatorState[Any]) -> str: ...
+
+
+def state_text(stratum: Stratum, state: EvaluatorState[Any]) -> str:
+    """``canonical_json(stratum.state_to_json(state))``, by the stratum's cheap path if any."""
+    if isinstance(stratum, SupportsStateText):
+        return stratum.state_text(state)
+    return canonical_json(stratum.state_to_json(state))

@@ -16,7 +16,7 @@ adjudicator runs the provenance construction on every (hybrid) state.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +24,7 @@ from reasonbench.are.oversight import Thresholds
 from reasonbench.are.provenance import Profile
 from reasonbench.are.specs import ActionSpec, ClaimSpec, RelationSpec
 from reasonbench.are.validate import AreError, ident, items, need, number, record
+from reasonbench.core.canonical import canonical_json, memo_text
 
 FORMAT = "reasonbench-agentic/1"
 
@@ -57,14 +58,36 @@ def _cached_hash(obj: Any, fields: tuple[Any, ...]) -> int:
     return int(h)
 
 
+def _spec(spec: ClaimSpec | RelationSpec) -> str:
+    return memo_text(spec, lambda: canonical_json(spec.to_json()))
+
+
+def _specs(specs: Sequence[ClaimSpec | RelationSpec]) -> str:
+    # a list's canonical JSON is its items' joined: each spec is encoded once per build, not
+    # once per component that holds it (components are new on almost every draw, specs not)
+    return "[" + ",".join(_spec(s) for s in specs) + "]"
+
+
 def canonical(component: Grounds | Norms | Authority) -> str:
-    """The component's JSON, canonical (sorted keys, compact), computed once per object: a
-    pool's duplicate check compares every draw's states (``SupportsStateKey``)."""
-    found = component.__dict__.get("_json")
-    if found is None:
-        found = json.dumps(component.to_json(), sort_keys=True, separators=(",", ":"))
-        object.__setattr__(component, "_json", found)
-    return str(found)
+    """``canonical_json(component.to_json())``, computed once per object: every draw's and
+    every record's states are encoded (``SupportsStateText``)."""
+    return memo_text(component, lambda: _canonical(component))
+
+
+def _canonical(component: Grounds | Norms | Authority) -> str:
+    if isinstance(component, Authority):
+        return canonical_json(component.to_json())
+    specs: dict[str, Sequence[ClaimSpec | RelationSpec]] = (
+        {"claims": component.claims, "asserted": component.asserted}
+        if isinstance(component, Grounds)
+        else {"claims": component.claims, "relations": component.relations}
+    )
+    plain = component.plain()
+    fields = [
+        f"{canonical_json(k)}:{_specs(specs[k]) if k in specs else canonical_json(plain[k])}"
+        for k in sorted((*specs, *plain))
+    ]
+    return "{" + ",".join(fields) + "}"
 
 
 @dataclass(frozen=True)
@@ -81,9 +104,12 @@ class Grounds:
         return {
             "claims": [c.to_json() for c in self.claims],
             "asserted": [r.to_json() for r in self.asserted],
-            "findings": dict(self.findings),
-            "observed": [list(p) for p in self.observed],
+            **self.plain(),
         }
+
+    def plain(self) -> dict[str, Any]:
+        """The fields that hold no specs, as in :meth:`to_json`."""
+        return {"findings": dict(self.findings), "observed": [list(p) for p in self.observed]}
 
     @classmethod
     def from_json(cls, data: Any, where: str = "grounds") -> Grounds:
@@ -119,6 +145,12 @@ class Norms:
         return {
             "claims": [c.to_json() for c in self.claims],
             "relations": [r.to_json() for r in self.relations],
+            **self.plain(),
+        }
+
+    def plain(self) -> dict[str, Any]:
+        """The fields that hold no specs, as in :meth:`to_json`."""
+        return {
             "priorities": dict(self.priorities),
             "non_negotiable": dict(self.non_negotiable),
             "prohibitions": [list(p) for p in self.prohibitions],

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from reasonbench.are.cases import CaseFamily
 from reasonbench.are.loader import DATA_DIR, FAMILIES, load_family
 from reasonbench.are.model import check_state
+from reasonbench.core.canonical import canonical_json
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic import adjudicator as adj
 from reasonbench.strata.agentic.components import (
@@ -87,7 +88,7 @@ class AgenticStratum:
 
     def adjudicator(self, context: Mapping[str, Any]) -> adj.AgenticAdjudicator:
         try:
-            key = json.dumps(dict(context), sort_keys=True, separators=(",", ":"))
+            key = canonical_json(dict(context))
         except (TypeError, ValueError):  # not JSON: let actions_of name what is wrong
             return adj.AgenticAdjudicator(actions_of(dict(context)))
         return _adjudicator(key)
@@ -118,10 +119,14 @@ class AgenticStratum:
             "authority": authority.to_json(),
         }
 
-    def state_key(self, state: EvaluatorState[Any]) -> tuple[str, ...]:
-        """``SupportsStateKey``: equal exactly when :meth:`state_to_json` is (the format is
-        fixed, and each component's canonical JSON is kept on the component)."""
-        return tuple(canonical(c) for c in adj.parts(state))
+    def state_text(self, state: EvaluatorState[Any]) -> str:
+        """``SupportsStateText``: :meth:`state_to_json`'s canonical JSON, from the components'
+        own (kept on each component), keys in sorted order."""
+        grounds, norms, authority = (canonical(c) for c in adj.parts(state))
+        return (
+            f'{{"authority":{authority},"format":{canonical_json(FORMAT)},'
+            f'"grounds":{grounds},"norms":{norms}}}'
+        )
 
     def state_from_json(self, data: Mapping[str, Any]) -> EvaluatorState[Any]:
         expected = {"format", "grounds", "norms", "authority"}
@@ -181,7 +186,7 @@ def _component(part: str, raw: Any) -> Grounds | Norms | Authority:
     dominated reading. The key is the content's canonical JSON; what is not JSON is parsed
     as given, so its error names the place."""
     try:
-        key = json.dumps(raw, sort_keys=True, separators=(",", ":"))
+        key = canonical_json(raw)
     except (TypeError, ValueError):
         return _PARSERS[part](raw)
     return _parse(part, key)

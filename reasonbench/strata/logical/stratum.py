@@ -22,7 +22,11 @@ from reasonbench.strata.logical.sampler import DEFAULT_SHAPE, WorldShape, sample
 from reasonbench.strata.logical.templates import load_templates
 from reasonbench.strata.logical.unit import World
 from reasonbench.strata.logical.vocabulary import DATA_DIR, load_vocabulary
-from reasonbench.strata.logical.world_json import components_from_json, components_to_json
+from reasonbench.strata.logical.world_json import (
+    components_from_json,
+    components_text,
+    components_to_json,
+)
 
 N_WORLDS = 800
 HELD_OUT_FAMILIES = ("qa",)
@@ -102,6 +106,10 @@ class LogicalStratum:
 
     def state_to_json(self, state: EvaluatorState[Any]) -> JSON:
         return components_to_json(state["G"], state["N"], state["A"])
+
+    def state_text(self, state: EvaluatorState[Any]) -> str:
+        """``SupportsStateText``: :meth:`state_to_json`'s canonical JSON, part by part."""
+        return components_text(state["G"], state["N"], state["A"])
 
     def state_from_json(self, data: Mapping[str, Any]) -> EvaluatorState[Any]:
         facts, rules, authority = components_from_json(data)

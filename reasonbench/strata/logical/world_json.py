@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
+from reasonbench.core.canonical import canonical_json, memo_text
 from reasonbench.strata.logical.world import FORMAT, Atom, Authority, Facts, Rule, Rules, check_atom
 
 
@@ -20,16 +21,40 @@ def atom_from_json(data: Any, *, ground: bool = True) -> Atom:
     return check_atom(tuple(data), ground=ground)
 
 
+def rule_to_json(rule: Rule) -> dict[str, Any]:
+    return {
+        "id": rule.id,
+        "if": [atom_to_json(p) for p in rule.premises],
+        "then": list(rule.conclusion),
+    }
+
+
 def components_to_json(facts: Facts, rules: Rules, authority: Authority) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "facts": [atom_to_json(a) for a in facts.atoms],
-        "rules": [
-            {"id": r.id, "if": [atom_to_json(p) for p in r.premises], "then": list(r.conclusion)}
-            for r in rules.rules
-        ],
+        "rules": [rule_to_json(r) for r in rules.rules],
         "authority": list(authority.allowed),
     }
+
+
+def components_text(facts: Facts, rules: Rules, authority: Authority) -> str:
+    """``canonical_json(components_to_json(...))``, each part encoded once per object (rules
+    and fact sets recur across a unit's draws; ``SupportsStateText``)."""
+    allowed = memo_text(authority, lambda: canonical_json(list(authority.allowed)))
+    atoms = memo_text(facts, lambda: canonical_json([atom_to_json(a) for a in facts.atoms]))
+    listed = memo_text(
+        rules,
+        lambda: "[" + ",".join(memo_text(r, partial(_rule_text, r)) for r in rules.rules) + "]",
+    )
+    return (
+        f'{{"authority":{allowed},"facts":{atoms},"format":{canonical_json(FORMAT)},'
+        f'"rules":{listed}}}'
+    )
+
+
+def _rule_text(rule: Rule) -> str:
+    return canonical_json(rule_to_json(rule))
 
 
 def components_from_json(data: Mapping[str, Any]) -> tuple[Facts, Rules, Authority]:

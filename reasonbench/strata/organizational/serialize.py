@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from reasonbench.core.canonical import canonical_json
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.organizational.adjudicator import unpack
 from reasonbench.strata.organizational.model import Grounds, Norm, Scope, Value
@@ -49,7 +50,7 @@ def state_to_json(state: EvaluatorState[Any]) -> dict[str, Any]:
 
 
 def _key(data: Any) -> str:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return canonical_json(data)
 
 
 # A clause's few rules and scopes recur across thousands of stored states (the audit parses

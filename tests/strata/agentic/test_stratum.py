@@ -17,7 +17,9 @@ from reasonbench.core import (
     mask_members,
     receipt_of,
 )
+from reasonbench.core.canonical import canonical_json
 from reasonbench.core.sources import GNA
+from reasonbench.core.state import hybrid
 from reasonbench.strata.agentic import AgenticStratum, AgenticUnit, distractors
 from reasonbench.strata.base import Transition
 from reasonbench.strata.registry import load_stratum
@@ -69,6 +71,19 @@ def test_states_round_trip_and_reexecute(
         assert set(cube.verdicts) <= stratum.labels
         assert stratum.proof_depth(t) is None
         check_state(stratum.adjudicator(t.context).decision(t.new).state)
+
+
+def test_state_text_is_the_canonical_json_of_the_state(
+    stratum: AgenticStratum, transitions: list[Transition]
+) -> None:
+    # Records store this text and pools compare it: the text assembled from the components'
+    # memos must be the plain canonical JSON, for every state a cube meets.
+    for t in transitions:
+        for m in range(8):
+            state = hybrid(t.old, t.new, m)
+            plain = canonical_json(stratum.state_to_json(state))
+            assert stratum.state_text(state) == plain
+            assert stratum.state_text(state) == plain  # again, from the memos
 
 
 def test_malformed_states_raise_on_load(

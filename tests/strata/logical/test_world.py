@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 
 from reasonbench.core import EvaluatorState
+from reasonbench.core.canonical import canonical_json
+from reasonbench.strata.base import state_text
 from reasonbench.strata.logical import Authority, Facts, LogicalStratum, Rule, Rules, World
 from reasonbench.strata.logical.world import FORMAT, fresh_rule_id
 from tests.strata.logical.conftest import ground_atoms, rules_of, small_states
@@ -24,6 +26,21 @@ def test_state_json_round_trip_is_exact(state: tuple[Facts, Rules, Authority]) -
     data = json.loads(json.dumps(stratum.state_to_json(original)))
     assert stratum.state_from_json(data) == original
     assert stratum.state_to_json(stratum.state_from_json(data)) == data
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_states())
+def test_state_text_is_the_canonical_json_of_the_state(
+    state: tuple[Facts, Rules, Authority],
+) -> None:
+    # Records store this text and pools compare it: the cheap path must be the plain one.
+    stratum = LogicalStratum.__new__(LogicalStratum)
+    facts, rules, mask = state
+    original = EvaluatorState.of(G=facts, N=rules, A=mask)
+    plain = canonical_json(stratum.state_to_json(original))
+    assert stratum.state_text(original) == plain
+    assert stratum.state_text(original) == plain  # again, from the parts' memo
+    assert state_text(stratum, original) == plain
 
 
 def test_world_states_round_trip(stratum: LogicalStratum, worlds: list[World]) -> None:
