@@ -55,8 +55,9 @@ def eliminable(problem: Reduced) -> list[int]:
 
 
 def enumerable(problem: Reduced) -> bool:
-    """Whether the positions left after elimination fit this backend."""
-    return problem.n - len(eliminable(problem)) <= LIMIT
+    """Whether the positions left after elimination fit this backend (at most ``LIMIT``
+    claims fit without eliminating any: the common case needs no independent set)."""
+    return problem.n <= LIMIT or problem.n - len(eliminable(problem)) <= LIMIT
 
 
 CACHE_SIZE = 8192  # 0 turns the cache off (scripts/bench_extended.py's baseline)

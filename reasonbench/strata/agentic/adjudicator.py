@@ -59,6 +59,10 @@ class Task(tuple[ActionSpec, ...]):
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[type[Task], tuple[tuple[ActionSpec, ...]]]:
+        # rebuilt, not restored: a hash is only valid in the process that computed it
+        return (Task, (tuple(self),))
+
 
 def deliberation(
     grounds: Grounds, norms: Norms, authority: Authority, actions: Sequence[ActionSpec]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 
 import pytest
@@ -20,7 +21,7 @@ from reasonbench.core import (
 from reasonbench.core.canonical import canonical_json
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import hybrid
-from reasonbench.strata.agentic import AgenticStratum, AgenticUnit, distractors
+from reasonbench.strata.agentic import AgenticStratum, AgenticUnit, adjudicator, distractors
 from reasonbench.strata.base import Transition
 from reasonbench.strata.registry import load_stratum
 from tests.strata.agentic.conftest import SUBSETS
@@ -170,3 +171,13 @@ def test_registry_and_traces(stratum: AgenticStratum, transitions: list[Transiti
     t = transitions[0]
     lines = stratum.trace(t.new, t.context)
     assert lines[0].startswith("equilibrium decision") and lines[-1].startswith("verdict: ")
+
+
+def test_a_task_is_keyed_as_its_plain_tuple(stratum: AgenticStratum) -> None:
+    # The adjudicator's caches are reached with tasks and with plain tuples alike.
+    actions = next(iter(stratum.families.values())).actions
+    task = adjudicator.Task(actions)
+    assert task == tuple(actions) and hash(task) == hash(tuple(actions))
+    assert {task: 1}[tuple(actions)] == 1
+    copy = pickle.loads(pickle.dumps(task))
+    assert type(copy) is adjudicator.Task and copy == task and hash(copy) == hash(task)
