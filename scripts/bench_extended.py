@@ -4,8 +4,9 @@ Goal: <= 60 s on the project's 2-core machine. The baseline, measured in the sam
 same build with the agentic solver caches off — no layout cache per (grounds, norms), no
 equilibrium cache per (grounds, norms, profile), no search cache per reduced problem: only the
 per-state decision cache the adjudicator always had. Both builds must write byte-identical
-benchmarks (a cache returns exactly what it saves recomputing); the script checks the manifest
-hashes and exits non-zero otherwise.
+benchmarks (a cache returns exactly what it saves recomputing), and ``extended`` must match its
+frozen manifest (data/manifests/extended.json); the script checks the manifest hashes and exits
+non-zero otherwise.
 
 Usage: python scripts/bench_extended.py [--workers 2] [--baseline] [--benchmark extended]
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -53,6 +55,10 @@ def _uncached(fn: Callable[..., Any]) -> Callable[..., Any]:
     return call
 
 
+ROOT = Path(__file__).resolve().parents[1]
+FROZEN = {"extended": ROOT / "data/manifests/extended.json"}
+
+
 def run(benchmark: str, workers: int, out: Path) -> tuple[float, float, str, int]:
     generated, total, manifest = timed_build(benchmark, workers, out)
     return generated, total, manifest_hash(manifest), manifest["stats"]["main_cases"]
@@ -87,6 +93,12 @@ def main() -> None:
         print(f"speed-up: {rows[0][2] / rows[-1][2]:.2f}x")
         same = rows[0][3] == rows[-1][3]
         print(f"byte-identical benchmarks (manifest sha256): {'yes' if same else 'NO'}")
+        if not same:
+            raise SystemExit(1)
+    frozen = FROZEN.get(args.benchmark)
+    if frozen is not None:  # a faster build must still write the frozen bytes
+        same = manifest_hash(json.loads(frozen.read_text())) == rows[-1][3]
+        print(f"matches {frozen.relative_to(ROOT)}: {'yes' if same else 'NO'}")
         if not same:
             raise SystemExit(1)
     print(f"goal <= 60 s: {'OK' if rows[-1][2] <= 60 else 'OVER BUDGET'}")
