@@ -62,12 +62,17 @@ def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def command_help(command: str, config_name: str, description: str) -> str:
+    rows = key_help(config_name)
+    # the example is one of this command's own keys (not every command has an out_dir): a
+    # directory key if it has one, else its first key at its default
+    dirs = sorted((k != "out_dir", k) for k, _, _ in rows if k.endswith("_dir"))
+    example = f"{dirs[0][1]}=/tmp/x" if dirs else (f"{rows[0][0]}={rows[0][1]}" if rows else "")
     lines = [
         f"usage: reasonbench {command} [-m] [--cfg job] [KEY=VALUE ...]",
         "",
         description,
         "",
-        "Set a key with KEY=VALUE (e.g. out_dir=/tmp/x); choose a config group option with",
+        f"Set a key with KEY=VALUE (e.g. {example or 'seed=1'}); choose a config group option with",
         "GROUP=OPTION; -m/--multirun sweeps comma-separated values (seed=0,1,2); --cfg job prints",
         "the composed config; --hydra-help shows Hydra's own help.",
     ]
@@ -75,7 +80,6 @@ def command_help(command: str, config_name: str, description: str) -> str:
     if groups:
         lines += ["", "config groups:"]
         lines += [f"  {g}: {', '.join(options)}" for g, options in groups.items()]
-    rows = key_help(config_name)
     width = min(34, max(len(k) for k, _, _ in rows)) if rows else 0
     lines += ["", "keys (default; what it does):"]
     for key, default, text in rows:

@@ -153,3 +153,15 @@ def test_help_shows_own_groups_and_one_line_per_key(
     names = [line.split()[0] for line in keys]
     assert len(names) == len(set(names))  # one line per key
     assert "overwrite" in names
+
+
+@pytest.mark.parametrize("command", ["audit", "generate", "analyze", "predict", "judge-card"])
+def test_help_example_sets_one_of_the_commands_own_keys(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # `audit --help` once suggested out_dir=..., a key audit refuses
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out
+    example = text.split("(e.g. ")[1].split(")")[0].split("=")[0]
+    keys = text.split("keys (default; what it does):\n")[1].splitlines()
+    assert example in {line.split()[0] for line in keys}
