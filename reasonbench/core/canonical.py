@@ -1,17 +1,23 @@
-"""The project's one compact JSON text, and a memo of it on immutable objects.
+"""The project's one compact JSON text, a memo of it on immutable objects, and parsing once
+per distinct content.
 
 ``canonical_json`` is what records store (sorted keys, no spaces, UTF-8 kept) and what content
 keys compare. ``memo_text`` keeps a text on the frozen object it describes, computed once: a
 build encodes the same specs and components thousands of times (see ``SupportsStateText``).
+``parsed_once`` is the other direction: an audit reads thousands of stored states whose parts
+(a unit's rules, fact sets, norms, authorities) recur, and validating each again dominated it.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from functools import lru_cache
+from typing import Any, TypeVar
 
-__all__ = ["canonical_json", "memo_text"]
+__all__ = ["canonical_json", "memo_text", "parsed_once"]
+
+T = TypeVar("T")
 
 _SLOT = "_canonical_json"
 
@@ -28,3 +34,22 @@ def memo_text(obj: Any, build: Callable[[], str]) -> str:
         found = build()
         object.__setattr__(obj, _SLOT, found)
     return str(found)
+
+
+def parsed_once(parse: Callable[[Any], T], maxsize: int = 4096) -> Callable[[Any], T]:
+    """``parse``, run once per distinct content (keyed by its canonical JSON text; each call
+    parses a fresh copy decoded from that text). A value that is not JSON is parsed as given,
+    so the parser's own error names what is wrong with it."""
+
+    @lru_cache(maxsize=maxsize)
+    def from_text(text: str) -> T:
+        return parse(json.loads(text))
+
+    def parsed(raw: Any) -> T:
+        try:
+            text = canonical_json(raw)
+        except (TypeError, ValueError):
+            return parse(raw)
+        return from_text(text)
+
+    return parsed

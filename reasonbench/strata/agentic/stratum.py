@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from reasonbench.are.cases import CaseFamily
 from reasonbench.are.loader import DATA_DIR, FAMILIES, load_family
 from reasonbench.are.model import check_state
-from reasonbench.core.canonical import canonical_json
+from reasonbench.core.canonical import canonical_json, parsed_once
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.agentic import adjudicator as adj
 from reasonbench.strata.agentic.components import (
@@ -132,7 +132,7 @@ class AgenticStratum:
         expected = {"format", "grounds", "norms", "authority"}
         if set(data) != expected or data["format"] != FORMAT:
             raise ValueError(f"an agentic state has keys {sorted(expected)} and format {FORMAT!r}")
-        grounds, norms, authority = (_component(part, data[part]) for part in PARTS)
+        grounds, norms, authority = (_PARSE[part](data[part]) for part in PARTS)
         assert isinstance(grounds, Grounds) and isinstance(norms, Norms)
         assert isinstance(authority, Authority)
         # The adjudicator builds states unchecked (ReflectiveState.trusted): check a loaded one
@@ -173,28 +173,13 @@ class AgenticStratum:
 
 
 PARTS = ("grounds", "norms", "authority")
-_PARSERS: dict[str, Callable[[Any], Grounds | Norms | Authority]] = {
-    "grounds": Grounds.from_json,
-    "norms": Norms.from_json,
-    "authority": Authority.from_json,
+# each distinct stored component is parsed once: an audit reads thousands of states whose
+# components repeat (a unit's norms, its authorities)
+_PARSE: dict[str, Callable[[Any], Grounds | Norms | Authority]] = {
+    "grounds": parsed_once(Grounds.from_json),
+    "norms": parsed_once(Norms.from_json),
+    "authority": parsed_once(Authority.from_json),
 }
-
-
-def _component(part: str, raw: Any) -> Grounds | Norms | Authority:
-    """A stored component, parsed once per distinct content: an audit reads thousands of
-    states whose components repeat (a unit's norms, its authorities), and validating them
-    dominated reading. The key is the content's canonical JSON; what is not JSON is parsed
-    as given, so its error names the place."""
-    try:
-        key = canonical_json(raw)
-    except (TypeError, ValueError):
-        return _PARSERS[part](raw)
-    return _parse(part, key)
-
-
-@lru_cache(maxsize=4096)
-def _parse(part: str, key: str) -> Grounds | Norms | Authority:
-    return _PARSERS[part](json.loads(key))
 
 
 @lru_cache(maxsize=256)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache, partial
 from typing import Any
 
-from reasonbench.core.canonical import canonical_json, memo_text
+from reasonbench.core.canonical import canonical_json, memo_text, parsed_once
 from reasonbench.strata.logical.world import FORMAT, Atom, Authority, Facts, Rule, Rules, check_atom
 
 
@@ -70,38 +69,31 @@ def components_from_json(data: Mapping[str, Any]) -> tuple[Facts, Rules, Authori
         if not isinstance(data[key], list):
             raise ValueError(f"{key} must be a JSON list, got {type(data[key]).__name__}")
     # A world's few fact sets and rule sets recur across thousands of stored states (the audit
-    # parses every one): parse each distinct component once, keyed by its JSON text.
-    return (
-        _facts(_key(data["facts"])),
-        _rules(_key(data["rules"])),
-        _authority(_key(data["authority"])),
-    )
+    # parses every one): each distinct component is parsed once (``parsed_once``).
+    return _facts(data["facts"]), _rules(data["rules"]), _authority(data["authority"])
 
 
-def _key(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"))
+def _facts_of(atoms: list[Any]) -> Facts:
+    return Facts.of(atom_from_json(a) for a in atoms)
 
 
-@lru_cache(maxsize=8192)
-def _facts(text: str) -> Facts:
-    return Facts.of(atom_from_json(a) for a in json.loads(text))
-
-
-@lru_cache(maxsize=8192)
-def _authority(text: str) -> Authority:
-    ids = json.loads(text)
+def _authority_of(ids: list[Any]) -> Authority:
     for rule_id in ids:
         if isinstance(rule_id, bool) or not isinstance(rule_id, int):
             raise ValueError(f"authority ids must be positive ints, got {rule_id!r}")
     return Authority.of(ids)
 
 
-@lru_cache(maxsize=8192)
-def _rules(text: str) -> Rules:
-    rules = [_rule_of(item) for item in json.loads(text)]
+def _rules_of(items: list[Any]) -> Rules:
+    rules = [_rule_of(item) for item in items]
     if len({r.id for r in rules}) != len(rules):
         raise ValueError("rule ids must be unique")
     return Rules.of(rules)
+
+
+_facts = parsed_once(_facts_of, 8192)
+_authority = parsed_once(_authority_of, 8192)
+_rules = parsed_once(_rules_of, 8192)
 
 
 def _rule_of(item: Any) -> Rule:

@@ -17,12 +17,10 @@ booleans, ``in``/``not_in`` on strings, ``between`` (inclusive) on integers.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
-from reasonbench.core.canonical import canonical_json
+from reasonbench.core.canonical import parsed_once
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.organizational.adjudicator import unpack
 from reasonbench.strata.organizational.model import Grounds, Norm, Scope, Value
@@ -49,20 +47,18 @@ def state_to_json(state: EvaluatorState[Any]) -> dict[str, Any]:
     }
 
 
-def _key(data: Any) -> str:
-    return canonical_json(data)
-
-
 # A clause's few rules and scopes recur across thousands of stored states (the audit parses
-# every one): parse each distinct one once, keyed by its canonical JSON text.
-@lru_cache(maxsize=4096)
-def _norm(text: str) -> Norm:
-    return parse_norm(json.loads(text), "state.norms", None)
+# every one): each distinct one is parsed once.
+def _parse_norm(raw: Any) -> Norm:
+    return parse_norm(raw, "state.norms", None)
 
 
-@lru_cache(maxsize=4096)
-def _scope(text: str) -> Scope:
-    return parse_scope(json.loads(text), "state.authority.scope", None)
+def _parse_scope(raw: Any) -> Scope:
+    return parse_scope(raw, "state.authority.scope", None)
+
+
+_norm = parsed_once(_parse_norm)
+_scope = parsed_once(_parse_scope)
 
 
 def state_from_json(data: Mapping[str, Any]) -> EvaluatorState[Any]:
@@ -77,9 +73,9 @@ def state_from_json(data: Mapping[str, Any]) -> EvaluatorState[Any]:
         need(isinstance(value, int | str), f"state.grounds.{name}", f"unsupported value {value!r}")
         parsed.append((str(name), value))
     grounds = Grounds(tuple(parsed))
-    norm = _norm(_key(raw["norms"]))
+    norm = _norm(raw["norms"])
     authority = mapping(raw["authority"], "state.authority", {"scope"}, ("scope",))
-    scope = _scope(_key(authority["scope"]))
+    scope = _scope(authority["scope"])
     missing = sorted((set(norm.fields()) | set(scope.fields())) - set(grounds.mapping))
     if missing:
         raise ClauseError(f"state: rule or scope mention field(s) {missing} the grounds lack")
