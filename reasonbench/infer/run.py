@@ -116,6 +116,10 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
         directory.check(_meta_name(out))
     job = plan_job(cfg, state.process_index)
     todo = job.todo()
+    # Every rank shards the same ``todo``, read from the cache before any rank writes to it: a
+    # rank that started decoding while another still read the cache made their lists differ,
+    # and an example fell between the shards (a KeyError when the records were written).
+    state.wait_for_everyone()
     started = time.perf_counter()
     decoded = decode_missing(job, state, todo) if todo else 0
     seconds = time.perf_counter() - started
