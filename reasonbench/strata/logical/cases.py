@@ -8,13 +8,14 @@ the query is drawn afterwards from the executed cubes of all candidates (queries
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.base import Operator, Transition, operator_order
-from reasonbench.strata.logical.queries import Want, choose_query
+from reasonbench.strata.logical.queries import Want, ambiguous, choose_query, first_edit_hopeless
 from reasonbench.strata.logical.targets import choose_target, reaim
 from reasonbench.strata.logical.unit import World
 
@@ -25,8 +26,13 @@ def revise(
     sources: tuple[str, ...],
     operators: Mapping[str, Operator],
     allowed: Sequence[str] | None,
+    hopeless: Callable[[EvaluatorState[Any]], bool] | None = None,
 ) -> tuple[EvaluatorState[Any], tuple[str, ...]] | None:
-    """Apply one allowed operator per requested source, in G, N, A order (composition)."""
+    """Apply one allowed operator per requested source, in G, N, A order (composition).
+
+    ``None`` when a source has no applicable operator, or when ``hopeless`` says of the state
+    after the first edit that no case of the draw can qualify (the rest of a rejected draw is
+    never computed: every draw has its own RNG, so stopping it early changes no other draw)."""
     if not sources or len(set(sources)) != len(sources) or not set(sources) <= set(GNA):
         raise ValueError(f"sources must be distinct members of {GNA}, got {sources}")
     if allowed is not None and not set(allowed) <= set(operators):
@@ -47,6 +53,8 @@ def revise(
                 parts = (*state.components[:slot], component, *state.components[slot + 1 :])
                 state = EvaluatorState(state.sources, parts)
                 applied.append(name)
+                if hopeless is not None and len(applied) == 1 and hopeless(state):
+                    return None
                 world = reaim(world, state, rng)
                 break
         else:
@@ -65,7 +73,11 @@ def sample_case(
     want: Want | None = None,
 ) -> Transition | None:
     """Revise the world's base state, then draw the query (``None`` if nothing qualifies)."""
-    revised = revise(world, rng, sources, operators, allowed)
+    hopeless = None
+    if want is ambiguous and len(sources) == 2:
+        old = world.state
+        hopeless = partial(first_edit_hopeless, world, old, max_depth=max_depth)
+    revised = revise(world, rng, sources, operators, allowed, hopeless)
     if revised is None:
         return None
     new, applied = revised

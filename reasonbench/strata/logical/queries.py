@@ -20,7 +20,7 @@ from reasonbench.core.sources import GNA
 from reasonbench.core.state import EvaluatorState
 from reasonbench.strata.logical.chaining import FAILS, HOLDS, Closure, closure
 from reasonbench.strata.logical.qbits import QueryIndex, query_index
-from reasonbench.strata.logical.unit import World
+from reasonbench.strata.logical.unit import World, parts
 from reasonbench.strata.logical.world import Atom
 
 P_CHANGED = 0.6  # chance of drawing among changed candidates when both kinds exist
@@ -32,7 +32,12 @@ Key = tuple[int, int, int]
 """A query's shape in a case: (cells where it holds, cells where it is derivable, depth)."""
 
 Want = Callable[[Receipt], bool]
-"""A filter on the executed receipt of a candidate query (e.g. ``lambda r: r.ambiguous``)."""
+"""A filter on the executed receipt of a candidate query (e.g. :func:`ambiguous`)."""
+
+
+def ambiguous(receipt: Receipt) -> bool:
+    """The ``want`` of a draw aimed at an ambiguous case (see :func:`first_edit_hopeless`)."""
+    return receipt.ambiguous
 
 
 class Candidate(NamedTuple):
@@ -183,6 +188,29 @@ def choose_query(
         return None
     holds_in, derivable_in, depth = cells.key(chosen)
     return Candidate(world.queryable()[chosen], _receipt(holds_in, derivable_in), depth)
+
+
+def first_edit_hopeless(
+    world: World, old: EvaluatorState[Any], first: EvaluatorState[Any], max_depth: int | None
+) -> bool:
+    """For a two-source revision wanting an ambiguous receipt, after its first edit: whether no
+    query can qualify, whatever the second edit does (the draw may stop there).
+
+    With two changed sources the receipt is ambiguous iff each source alone reproduces the new
+    verdict, so the cell of the first source alone (``first``: the state after the first edit,
+    as the composition runs in G, N, A order) must already move the query's verdict. A query
+    whose old depth exceeds ``max_depth`` is out of bounds whatever the new state (the case
+    depth is the larger of the two). So: no such atom moved means no qualifying query."""
+    index = query_index(world)
+    mask = index.mask
+    (g0, n0, a0), (g1, n1, a1) = parts(old), parts(first)
+    full = closure(g0, n0)
+    moved = mask(closure(g0, n0, a0)) ^ mask(closure(g1, n1, a1))
+    moved |= mask(full) ^ mask(closure(g1, n1))
+    if max_depth is not None:
+        for level in index.levels(full)[max_depth + 1 :]:
+            moved &= ~level
+    return not moved
 
 
 def _within(depth: int, min_depth: int | None, max_depth: int | None) -> bool:

@@ -16,7 +16,7 @@ from reasonbench.strata.logical.cases import sample_case
 from reasonbench.strata.logical.chaining import LABELS, full_depth
 from reasonbench.strata.logical.distractors import add_distractor
 from reasonbench.strata.logical.operators import OPERATORS
-from reasonbench.strata.logical.queries import Want
+from reasonbench.strata.logical.queries import Want, ambiguous
 from reasonbench.strata.logical.render import render
 from reasonbench.strata.logical.sampler import DEFAULT_SHAPE, WorldShape, sample_world
 from reasonbench.strata.logical.templates import load_templates
@@ -33,10 +33,6 @@ HELD_OUT_FAMILIES = ("qa",)
 """Template families reserved for the linguistic-shift split (never rendered for training)."""
 
 
-def _ambiguous(receipt: Receipt) -> bool:
-    return receipt.ambiguous
-
-
 def _changed(receipt: Receipt) -> bool:
     return not receipt.stable
 
@@ -46,7 +42,7 @@ def _stable(receipt: Receipt) -> bool:
 
 
 # The protocol's ``aim`` hint, as a filter on each candidate query's executed receipt.
-AIMS: dict[str, Want] = {"ambiguous": _ambiguous, "changed": _changed, "stable": _stable}
+AIMS: dict[str, Want] = {"ambiguous": ambiguous, "changed": _changed, "stable": _stable}
 
 
 class LogicalStratum:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import collections
 import itertools
 import random
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reasonbench.core import GNA, execute_cube, receipt_of
-from reasonbench.strata.logical import LogicalStratum, World
+from reasonbench.strata.logical import LogicalStratum, World, cases
+from reasonbench.strata.logical.queries import ambiguous, first_edit_hopeless
 
 SUBSETS = [s for r in (1, 2, 3) for s in itertools.combinations(GNA, r)]
 
@@ -87,3 +91,49 @@ def test_cases_start_from_the_world_and_name_their_query(
     assert case.unit_id == "logic-0003" and case.old == worlds[3].state
     query = tuple(case.context["query"])
     assert query in worlds[3].queryable()
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    index=st.integers(0, 79),
+    seed=st.integers(0, 10**6),
+    sources=st.sampled_from([s for s in SUBSETS if len(s) == 2]),
+    max_depth=st.sampled_from([None, 1, 3]),
+)
+def test_an_ambiguous_aim_stops_early_only_where_no_case_qualifies(
+    stratum: LogicalStratum,
+    worlds: list[World],
+    index: int,
+    seed: int,
+    sources: tuple[str, ...],
+    max_depth: int | None,
+) -> None:
+    """The early stop (``queries.first_edit_hopeless``) changes no draw's outcome: the same draw
+    with an equal filter the stop does not recognise runs to the end and yields the same case."""
+    world = worlds[index]
+    kept = stratum.sample_transition(
+        world, random.Random(seed), sources, max_depth=max_depth, want=ambiguous
+    )
+    full = stratum.sample_transition(
+        world, random.Random(seed), sources, max_depth=max_depth, want=lambda r: r.ambiguous
+    )
+    assert kept == full
+
+
+def test_the_early_stop_fires_on_pair_draws(stratum: LogicalStratum, worlds: list[World]) -> None:
+    """Not vacuous: a fair share of ambiguous-aimed pair draws stop after their first edit."""
+    rng = random.Random("hopeless")
+    calls = []
+
+    def hopeless(*args: Any, **kwargs: Any) -> bool:
+        found = first_edit_hopeless(*args, **kwargs)
+        calls.append(found)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cases, "first_edit_hopeless", hopeless)
+        for world in worlds[:40]:
+            stratum.sample_transition(world, rng, ("G", "N"), want=ambiguous)
+    assert len(calls) >= 30 and 0 < sum(calls) < len(calls)
