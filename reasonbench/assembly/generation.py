@@ -28,6 +28,7 @@ from reasonbench.io import (
     check_no_file_in_the_way,
     ensure_directory,
     manifest_hash,
+    paused_collector,
     read_manifest,
     replace_directory,
     write_json,
@@ -108,16 +109,17 @@ def generate(
     ``strata`` overrides the registered strata (tests use small stand-ins)."""
     out_dir = out_dir.resolve()
     check_out_dir(out_dir, overwrite)  # fail in a second, not after the build
-    strata = dict(strata) if strata is not None else load_strata(spec.strata)
-    built = build(spec, strata, workers=workers, progress=progress, cardinality=cardinality)
-    staging = _staging_dir(out_dir)
-    try:
-        notes = [s.card_note for s in strata.values() if isinstance(s, SupportsCardNote)]
-        main_manifest = _write_all(spec, built, staging, notes)
-        replace_directory(staging, out_dir, is_benchmark_build, BUILD, overwrite)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)  # never leave a half-written tree behind
-        raise
+    with paused_collector():  # a batch job: see reasonbench/io/collector.py
+        strata = dict(strata) if strata is not None else load_strata(spec.strata)
+        built = build(spec, strata, workers=workers, progress=progress, cardinality=cardinality)
+        staging = _staging_dir(out_dir)
+        try:
+            notes = [s.card_note for s in strata.values() if isinstance(s, SupportsCardNote)]
+            main_manifest = _write_all(spec, built, staging, notes)
+            replace_directory(staging, out_dir, is_benchmark_build, BUILD, overwrite)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)  # never leave a half-written tree behind
+            raise
     return main_manifest
 
 

@@ -12,7 +12,14 @@ from typing import Any
 
 from reasonbench.audit import checks, margins, reexecute
 from reasonbench.controls import CONTROL_KINDS
-from reasonbench.io import CARDINALITY_DIR, OutputDir, manifest_hash, read_manifest, read_splits
+from reasonbench.io import (
+    CARDINALITY_DIR,
+    OutputDir,
+    manifest_hash,
+    paused_collector,
+    read_manifest,
+    read_splits,
+)
 from reasonbench.io.parallel import pmap
 from reasonbench.strata.base import Stratum
 from reasonbench.strata.registry import load_strata
@@ -32,6 +39,13 @@ def audit(
     workers: int = 1,
     progress: bool = True,
     strata: Mapping[str, Stratum] | None = None,
+) -> dict[str, Any]:
+    with paused_collector():  # a batch job: see reasonbench/io/collector.py
+        return _audit(data_dir, workers, progress, strata)
+
+
+def _audit(
+    data_dir: Path, workers: int, progress: bool, strata: Mapping[str, Stratum] | None
 ) -> dict[str, Any]:
     manifest = read_manifest(data_dir, required=True)
     config = manifest["config"]

@@ -10,6 +10,7 @@ from reasonbench.io.atomic import (
     write_parquet,
     write_text,
 )
+from reasonbench.io.collector import paused_collector
 from reasonbench.io.manifest import (
     MANIFEST,
     file_hashes,
@@ -52,6 +53,7 @@ __all__ = [
     "file_hashes",
     "manifest_hash",
     "parquet_bytes",
+    "paused_collector",
     "read_manifest",
     "read_split",
     "read_splits",

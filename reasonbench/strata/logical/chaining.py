@@ -187,16 +187,19 @@ def full_depth(facts: Facts, rules: Rules, query: Atom) -> int | None:
 def proof(result: Closure, query: Atom) -> list[Instance]:
     """The shallowest derivation of ``query`` recorded in ``result``, premises before uses."""
     steps: list[Instance] = []
-    seen: set[Atom] = set()
-
-    def visit(atom: Atom) -> None:
-        if atom in seen or atom not in result.support:
-            return
-        seen.add(atom)
-        instance = result.support[atom]
-        for premise in instance[1]:
-            visit(premise)
-        steps.append(instance)
-
-    visit(query)
+    _visit(query, result.support, set(), steps)
     return steps
+
+
+def _visit(
+    atom: Atom, support: dict[Atom, Instance], seen: set[Atom], steps: list[Instance]
+) -> None:
+    # A module-level function, not a closure: a nested function that calls itself is a
+    # reference cycle, and thousands of proofs per build left the cyclic collector busy.
+    if atom in seen or atom not in support:
+        return
+    seen.add(atom)
+    instance = support[atom]
+    for premise in instance[1]:
+        _visit(premise, support, seen, steps)
+    steps.append(instance)
