@@ -13,7 +13,7 @@ from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from reasonbench.core.adjudicator import Adjudicator
 from reasonbench.core.canonical import canonical_json
@@ -183,6 +183,15 @@ class SupportsStateText(Protocol):
 
 def state_text(stratum: Stratum, state: EvaluatorState[Any]) -> str:
     """``canonical_json(stratum.state_to_json(state))``, by the stratum's cheap path if any."""
-    if isinstance(stratum, SupportsStateText):
-        return stratum.state_text(state)
+    kind = type(stratum)
+    cheap = _CHEAP_TEXT.get(kind)
+    if cheap is None:
+        cheap = _CHEAP_TEXT[kind] = isinstance(stratum, SupportsStateText)
+    if cheap:
+        return cast(SupportsStateText, stratum).state_text(state)
     return canonical_json(stratum.state_to_json(state))
+
+
+# Whether a stratum class has the cheap path, per class: an ``isinstance`` against a runtime
+# protocol inspects its members on every call, and a build asks for every draw's two states.
+_CHEAP_TEXT: dict[type, bool] = {}

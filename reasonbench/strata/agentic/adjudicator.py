@@ -199,17 +199,22 @@ def _fmt(value: float) -> str:
 
 def trace(decision: Decision) -> list[str]:
     """A short account of the verdict: decision and margin, oversight, accepted tensions."""
-    s, sol, rev = decision.state, decision.solution, decision.review
+    sol, rev = decision.solution, decision.review
     lines = [f"equilibrium decision: {decision_label(sol.decision)} (Gamma_A {_fmt(sol.gamma)})"]
     if rev.fired:
         lines.append(f"oversight: {', '.join(rev.fired)} (rho {_fmt(rev.rho)})")
     else:
         lines.append(f"oversight: no rule fires (rho {_fmt(rev.rho)})")
-    x = sol.x
+    # The relations of the constructed state, read off its arrays (building the state itself
+    # for every traced cell showed in the build profile): kept relations, then the defence's
+    # attacks, between the nodes ``ids`` (claims, then actions).
+    x, numbers = sol.x, decision.numbers
+    kept, ids = numbers.layout.relations, numbers.layout.ids
+    types = [*(r.type for r in kept), *("att",) * (len(numbers.weight) - len(kept))]
     tensions = [
-        f"{r.source} {r.type} {r.target}"
-        for r in s.relations
-        if VIOLATED[r.type](x[s.index[r.source]], x[s.index[r.target]])
+        f"{ids[u]} {t} {ids[v]}"
+        for u, v, t in zip(numbers.source.tolist(), numbers.target.tolist(), types, strict=True)
+        if VIOLATED[t](x[u], x[v])
     ]
     lines.append(f"accepted tensions: {', '.join(tensions) if tensions else 'none'}")
     lines.append(f"verdict: {decision.verdict}")

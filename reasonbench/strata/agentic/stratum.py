@@ -124,7 +124,7 @@ class AgenticStratum:
         own (kept on each component), keys in sorted order."""
         grounds, norms, authority = (canonical(c) for c in adj.parts(state))
         return (
-            f'{{"authority":{authority},"format":{canonical_json(FORMAT)},'
+            f'{{"authority":{authority},"format":{_FORMAT_TEXT},'
             f'"grounds":{grounds},"norms":{norms}}}'
         )
 
@@ -152,7 +152,7 @@ class AgenticStratum:
         return render(
             transition,
             family.task,
-            actions_of(dict(transition.context)),
+            self.adjudicator(transition.context).actions,  # parsed once per task context
             self.templates.family(template_family),
             template_family,
             source_order,
@@ -173,6 +173,7 @@ class AgenticStratum:
 
 
 PARTS = ("grounds", "norms", "authority")
+_FORMAT_TEXT = canonical_json(FORMAT)
 # each distinct stored component is parsed once: an audit reads thousands of states whose
 # components repeat (a unit's norms, its authorities)
 _PARSE: dict[str, Callable[[Any], Grounds | Norms | Authority]] = {

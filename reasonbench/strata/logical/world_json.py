@@ -41,15 +41,21 @@ def components_text(facts: Facts, rules: Rules, authority: Authority) -> str:
     """``canonical_json(components_to_json(...))``, each part encoded once per object (rules
     and fact sets recur across a unit's draws; ``SupportsStateText``)."""
     allowed = memo_text(authority, lambda: canonical_json(list(authority.allowed)))
-    atoms = memo_text(facts, lambda: canonical_json([atom_to_json(a) for a in facts.atoms]))
+    atoms = memo_text(facts, lambda: "[" + ",".join(map(_atom_text, facts.atoms)) + "]")
     listed = memo_text(
         rules,
         lambda: "[" + ",".join(memo_text(r, partial(_rule_text, r)) for r in rules.rules) + "]",
     )
-    return (
-        f'{{"authority":{allowed},"facts":{atoms},"format":{canonical_json(FORMAT)},'
-        f'"rules":{listed}}}'
-    )
+    return f'{{"authority":{allowed},"facts":{atoms},"format":{_FORMAT_TEXT},"rules":{listed}}}'
+
+
+_FORMAT_TEXT = canonical_json(FORMAT)
+
+
+@lru_cache(maxsize=65536)
+def _atom_text(atom: Atom) -> str:
+    # a list's canonical JSON is its items' joined: fact sets are new on most draws, atoms not
+    return canonical_json(atom_to_json(atom))
 
 
 def _rule_text(rule: Rule) -> str:
