@@ -106,10 +106,11 @@ def generate(
 ) -> dict[str, Any]:
     """Build and write; returns the main manifest. Nothing is replaced unless all succeeded.
 
-    ``strata`` overrides the registered strata (tests use small stand-ins)."""
+    ``strata`` overrides the registered strata (tests use small stand-ins). The cyclic garbage
+    collector is paused for the call and restored after (:mod:`reasonbench.io.collector`)."""
     out_dir = out_dir.resolve()
     check_out_dir(out_dir, overwrite)  # fail in a second, not after the build
-    with paused_collector():  # a batch job: see reasonbench/io/collector.py
+    with paused_collector():
         strata = dict(strata) if strata is not None else load_strata(spec.strata)
         built = build(spec, strata, workers=workers, progress=progress, cardinality=cardinality)
         staging = _staging_dir(out_dir)

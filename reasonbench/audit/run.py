@@ -40,7 +40,10 @@ def audit(
     progress: bool = True,
     strata: Mapping[str, Stratum] | None = None,
 ) -> dict[str, Any]:
-    with paused_collector():  # a batch job: see reasonbench/io/collector.py
+    """Re-execute every stored label and run the leakage, overlap, control, shift, quota and
+    margin checks; returns the report. The cyclic garbage collector is paused for the call and
+    restored after (:mod:`reasonbench.io.collector`)."""
+    with paused_collector():
         return _audit(data_dir, workers, progress, strata)
 
 
