@@ -85,8 +85,7 @@ def build(
     progress: bool = True,
     cardinality: bool = True,
 ) -> Built:
-    install_strata(strata, spec.seed)
-    assignment = unit_assignment(spec, strata)
+    assignment = unit_assignment(spec, install_strata(strata, spec.seed))
     tasks, quotas = main_tasks(spec, strata, assignment)
     card_tasks = cardinality_tasks(spec, strata, assignment) if cardinality else []
     order = spec.canonical_order

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from reasonbench.assembly.allocate import (
@@ -75,12 +76,13 @@ def _want(case_class: str, share: float) -> int:
 
 
 def unit_assignment(
-    spec: BenchmarkSpec, strata: dict[str, Stratum]
+    spec: BenchmarkSpec, unit_ids: Mapping[str, Sequence[str]]
 ) -> dict[str, dict[str, list[str]]]:
-    """stratum -> split -> unit ids."""
+    """stratum -> split -> unit ids, from each stratum's unit ids in its own order
+    (:func:`reasonbench.assembly.tasks.install_strata` returns them)."""
     out = {}
     for name in spec.strata:
-        ids = [u.unit_id for u in strata[name].units(spec.seed)]
+        ids = list(unit_ids[name])
         counts = {split: spec.splits[split][name].units for split in SPLITS}
         out[name] = assign_units(ids, counts, spec.seed, name)
     return out

@@ -43,8 +43,7 @@ def test_the_collector_is_restored_when_the_job_fails() -> None:
 def test_pools_records_and_controls_of_every_real_stratum_leave_no_cyclic_garbage() -> None:
     spec = spec_from_config(_config("small_extended"))
     strata = load_strata(spec.strata)
-    install_strata(strata, spec.seed)
-    tasks, _ = main_tasks(spec, strata, unit_assignment(spec, strata))
+    tasks, _ = main_tasks(spec, strata, unit_assignment(spec, install_strata(strata, spec.seed)))
     # two units per stratum, each drawing a short pool (a full agentic pool takes seconds)
     picked = [
         [replace(t, wants={ANY: 6}) for t in tasks if t.stratum == name][:2] for name in spec.strata
