@@ -10,8 +10,11 @@ computed once per world index and kept on the cached :class:`Closure` itself.
 
 from __future__ import annotations
 
-from reasonbench.strata.logical.chaining import Closure
-from reasonbench.strata.logical.unit import World, per_world
+from typing import Any
+
+from reasonbench.core.state import EvaluatorState
+from reasonbench.strata.logical.chaining import Closure, closure
+from reasonbench.strata.logical.unit import World, parts, per_world
 from reasonbench.strata.logical.world import Atom
 
 
@@ -45,6 +48,13 @@ class QueryIndex:
                 out[depth[atom]] |= bit[atom]
             levels = result.views[key] = tuple(out)
         return levels
+
+    def moved(self, before: EvaluatorState[Any], after: EvaluatorState[Any]) -> int:
+        """The queryable atoms whose verdict differs between two states. A verdict is fixed by
+        (derivable under authority, derivable at all), so those two masks are compared."""
+        (g0, n0, a0), (g1, n1, a1) = parts(before), parts(after)
+        diff = self.mask(closure(g0, n0, a0)) ^ self.mask(closure(g1, n1, a1))
+        return diff | self.mask(closure(g0, n0)) ^ self.mask(closure(g1, n1))
 
     def members(self, mask: int) -> list[Atom]:
         """The atoms of ``mask``, in queryable order."""

@@ -202,13 +202,10 @@ def first_edit_hopeless(
     whose old depth exceeds ``max_depth`` is out of bounds whatever the new state (the case
     depth is the larger of the two). So: no such atom moved means no qualifying query."""
     index = query_index(world)
-    mask = index.mask
-    (g0, n0, a0), (g1, n1, a1) = parts(old), parts(first)
-    full = closure(g0, n0)
-    moved = mask(closure(g0, n0, a0)) ^ mask(closure(g1, n1, a1))
-    moved |= mask(full) ^ mask(closure(g1, n1))
+    moved = index.moved(old, first)
     if max_depth is not None:
-        for level in index.levels(full)[max_depth + 1 :]:
+        facts, rules, _ = parts(old)
+        for level in index.levels(closure(facts, rules))[max_depth + 1 :]:
             moved &= ~level
     return not moved
 

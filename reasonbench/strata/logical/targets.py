@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from reasonbench.core.adjudicator import REFER
 from reasonbench.core.state import EvaluatorState
-from reasonbench.strata.logical.chaining import closure, instances, verdict
+from reasonbench.strata.logical.chaining import instances, verdict
 from reasonbench.strata.logical.qbits import query_index
 from reasonbench.strata.logical.unit import World, parts, per_world
 from reasonbench.strata.logical.world import Atom
@@ -61,13 +61,8 @@ def reaim(world: World, state: EvaluatorState[Any], rng: random.Random) -> World
     target = world.target
     if target is None:
         return world
-    base, index = world.state, query_index(world)
-    # A verdict is fixed by (derivable under authority, derivable at all): compare those.
-    mask = index.mask
-    (g0, n0, a0), (g1, n1, a1) = parts(base), parts(state)
-    diff = mask(closure(g0, n0, a0)) ^ mask(closure(g1, n1, a1))
-    diff |= mask(closure(g0, n0)) ^ mask(closure(g1, n1))
-    moved = index.members(diff)  # in queryable order
+    index = query_index(world)
+    moved = index.members(index.moved(world.state, state))  # in queryable order
     if not moved or any(a[1] == target[1] for a in moved):
         return world
     return world.aim(rng.choice(moved))
