@@ -36,6 +36,7 @@ CODE = {c: k for k, c in enumerate(CHANNELS)}
 UNTRUSTED, OPERATOR, AGENT = CODE["untrusted"], CODE["operator"], CODE["agent"]
 _BETA = np.array(list(BETA.values()))  # per type code: beta_W, beta_1, beta_2, beta_0
 _TYPE = {t: k for k, t in enumerate(BETA)}
+_TYPE_NAME = tuple(BETA)  # a type code's name
 _ATT = _TYPE["att"]
 Ints = NDArray[np.intp]
 
@@ -246,6 +247,11 @@ class Numbers:
         own = (self.channel == code) & (self.anchor != 0)
         pull = self.kappa * self.anchor * own
         return Quadratic(form.W, form.b + pull / 2, form.c + float(np.abs(pull).sum()) / 2)
+
+    @property
+    def relation_types(self) -> list[str]:
+        """Each relation's type (kept relations, then the defence's attacks), by name."""
+        return [_TYPE_NAME[code] for code in self.type.tolist()]
 
     @cached_property
     def trusted_weight(self) -> float:

@@ -206,14 +206,12 @@ def trace(decision: Decision) -> list[str]:
     else:
         lines.append(f"oversight: no rule fires (rho {_fmt(rev.rho)})")
     # The relations of the constructed state, read off its arrays (building the state itself
-    # for every traced cell showed in the build profile): kept relations, then the defence's
-    # attacks, between the nodes ``ids`` (claims, then actions).
+    # for every traced cell showed in the build profile), between the nodes ``ids``.
     x, numbers = sol.x, decision.numbers
-    kept, ids = numbers.layout.relations, numbers.layout.ids
-    types = [*(r.type for r in kept), *("att",) * (len(numbers.weight) - len(kept))]
+    ids, source, target = numbers.layout.ids, numbers.source.tolist(), numbers.target.tolist()
     tensions = [
         f"{ids[u]} {t} {ids[v]}"
-        for u, v, t in zip(numbers.source.tolist(), numbers.target.tolist(), types, strict=True)
+        for u, v, t in zip(source, target, numbers.relation_types, strict=True)
         if VIOLATED[t](x[u], x[v])
     ]
     lines.append(f"accepted tensions: {', '.join(tensions) if tensions else 'none'}")
