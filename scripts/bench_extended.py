@@ -13,8 +13,12 @@ Every build must write byte-identical benchmarks (a lever only saves work, it ne
 byte), and ``extended`` must match its frozen manifest (data/manifests/extended.json); the
 script checks the manifest hashes and exits non-zero otherwise.
 
+Two processes at once on a shared 2-core machine vary by tens of percent from run to run, so
+``--rounds N`` times every build N times, interleaved, and reports medians; the goal is checked
+on reasonbench's slowest round.
+
 Usage: python scripts/bench_extended.py [--workers 2] [--baseline [collector] [caches]]
-       [--benchmark extended]      (``--baseline`` alone measures both)
+       [--rounds 1] [--benchmark extended]      (``--baseline`` alone measures both)
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ import argparse
 import contextlib
 import functools
 import json
+import shutil
+import statistics
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -106,33 +112,65 @@ def main() -> None:
         default=None,
         help="also time these baselines in the same run (no name: all of them)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="time every build this many times, interleaved (the order flips each round), and "
+        "report the median; the goal is checked on reasonbench's slowest round",
+    )
     args = parser.parse_args()
     chosen = [] if args.baseline is None else (args.baseline or sorted(BASELINES))
+    builds = [(BASELINES[name][0], BASELINES[name][1]) for name in chosen]
+    builds.append(("reasonbench", contextlib.nullcontext))
     root = Path(tempfile.mkdtemp(prefix="rb-bench-extended-"))
-    rows = []
-    for name in chosen:
-        label, switch = BASELINES[name]
-        with switch():
-            rows.append((label, *run(args.benchmark, args.workers, root / name)))
-    rows.append(("reasonbench", *run(args.benchmark, args.workers, root / "reasonbench")))
-    ours = rows[-1]
-    print(f"benchmark={args.benchmark}, workers={args.workers}")
-    print("| build | generate s | generate + audit s | main cases |")
-    print("|---|---|---|---|")
-    for name, generated, total, _, cases in rows:
-        print(f"| {name} | {generated:.1f} | {total:.1f} | {cases:,} |")
-    for name, _, total, digest, _ in rows[:-1]:
-        same = digest == ours[3]
-        print(f"{name}: speed-up {total / ours[2]:.2f}x, byte-identical: {'yes' if same else 'NO'}")
+    timings: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in builds}
+    digests: dict[str, set[str]] = {label: set() for label, _ in builds}
+    cases: dict[str, int] = {}
+    for round_ in range(max(1, args.rounds)):
+        # Flipping the order each round keeps a slow spell of a shared machine off one build.
+        order = list(enumerate(builds))
+        for index, (label, switch) in order if round_ % 2 == 0 else order[::-1]:
+            with switch():
+                out = root / f"round{round_}-build{index}"
+                generated, total, digest, count = run(args.benchmark, args.workers, out)
+            shutil.rmtree(out)  # this run's own build (160 MB each): measured, then gone
+            timings[label].append((generated, total))
+            digests[label].add(digest)
+            cases[label] = count
+    root.rmdir()
+    ours = "reasonbench"
+    median = {
+        label: (
+            statistics.median(g for g, _ in rows),
+            statistics.median(t for _, t in rows),
+        )
+        for label, rows in timings.items()
+    }
+    print(f"benchmark={args.benchmark}, workers={args.workers}, rounds={max(1, args.rounds)}")
+    print("| build | generate s | generate + audit s | slowest round s | main cases |")
+    print("|---|---|---|---|---|")
+    for label, (generated, total) in median.items():
+        slowest = max(t for _, t in timings[label])
+        print(f"| {label} | {generated:.1f} | {total:.1f} | {slowest:.1f} | {cases[label]:,} |")
+    if any(len(d) != 1 for d in digests.values()):
+        print("a build wrote different bytes in different rounds: NO")
+        raise SystemExit(1)
+    for label, _ in builds[:-1]:
+        same = digests[label] == digests[ours]
+        speed = median[label][1] / median[ours][1]
+        print(f"{label}: speed-up {speed:.2f}x, byte-identical: {'yes' if same else 'NO'}")
         if not same:
             raise SystemExit(1)
+    (digest,) = digests[ours]
     frozen = FROZEN.get(args.benchmark)
     if frozen is not None:  # a faster build must still write the frozen bytes
-        same = manifest_hash(json.loads(frozen.read_text())) == ours[3]
+        same = manifest_hash(json.loads(frozen.read_text())) == digest
         print(f"matches {frozen.relative_to(ROOT)}: {'yes' if same else 'NO'}")
         if not same:
             raise SystemExit(1)
-    print(f"goal <= 60 s: {'OK' if ours[2] <= 60 else 'OVER BUDGET'}")
+    slowest = max(t for _, t in timings[ours])
+    print(f"goal <= 60 s (slowest round): {'OK' if slowest <= 60 else 'OVER BUDGET'}")
 
 
 if __name__ == "__main__":
