@@ -120,6 +120,8 @@ def main() -> None:
         "report the median; the goal is checked on reasonbench's slowest round",
     )
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     chosen = [] if args.baseline is None else (args.baseline or sorted(BASELINES))
     builds = [(BASELINES[name][0], BASELINES[name][1]) for name in chosen]
     builds.append(("reasonbench", contextlib.nullcontext))
@@ -127,7 +129,7 @@ def main() -> None:
     timings: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in builds}
     digests: dict[str, set[str]] = {label: set() for label, _ in builds}
     cases: dict[str, int] = {}
-    for round_ in range(max(1, args.rounds)):
+    for round_ in range(args.rounds):
         # Flipping the order each round keeps a slow spell of a shared machine off one build.
         order = list(enumerate(builds))
         for index, (label, switch) in order if round_ % 2 == 0 else order[::-1]:
@@ -147,7 +149,7 @@ def main() -> None:
         )
         for label, rows in timings.items()
     }
-    print(f"benchmark={args.benchmark}, workers={args.workers}, rounds={max(1, args.rounds)}")
+    print(f"benchmark={args.benchmark}, workers={args.workers}, rounds={args.rounds}")
     print("| build | generate s | generate + audit s | slowest round s | main cases |")
     print("|---|---|---|---|---|")
     for label, (generated, total) in median.items():
