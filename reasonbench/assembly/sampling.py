@@ -147,15 +147,15 @@ def build_pool(
     seen: set[str] = set()
     have = dict.fromkeys(wants, 0)
     draw = 0
+    focused = rules_for_draw(rules, FOCUS)  # once per pool, not once per focused draw
     for _ in range(budget):
         missing = [c for c, n in wants.items() if have[c] < n]
         if not missing:
             break
         if missing == ["ambiguous"] and draw < FOCUS:
             draw = FOCUS
-        candidate = draw_one(
-            stratum, unit, rules_for_draw(rules, draw), draw_rng(stream, draw), draw
-        )
+        drawn = focused if draw >= FOCUS else rules
+        candidate = draw_one(stratum, unit, drawn, draw_rng(stream, draw), draw)
         draw += 1
         if candidate is None:
             continue

@@ -44,6 +44,18 @@ class AgenticUnit:
     def context(self) -> dict[str, Any]:
         return context_of(self.family.name, self.surface, self.family.actions)
 
+    @cached_property
+    def base_components(self) -> tuple[Norms, Authority]:
+        """The norms and authority that every base state of this unit starts from, built once:
+        the adjudicator's caches, keyed on components, then hash them once and find them by
+        identity instead of comparing a fresh, equal copy field by field at every draw."""
+        return norms_for(self.family, self.stance), authority_for(self.family, self.authority)
+
+    @cached_property
+    def observed_grounds(self) -> dict[tuple[tuple[str, str], ...], Grounds]:
+        """Memo of the base grounds per observed subset of the tools (at most 2^tools)."""
+        return {}
+
 
 def make_unit(family: CaseFamily, unit_id: str, rng: random.Random) -> AgenticUnit:
     values = tuple((key, rng.choice(options)) for key, options in family.surface)
@@ -104,12 +116,11 @@ def authority_for(family: CaseFamily, level: float) -> Authority:
 
 def base_state(unit: AgenticUnit, rng: random.Random) -> EvaluatorState[Any]:
     """The unit's norms and authority, with a random subset of its tools observed."""
-    family = unit.family
     observed = tuple(
         (tool, outcome) for tool, outcome in unit.environment.outcomes if rng.random() < OBSERVE
     )
-    return EvaluatorState.of(
-        G=grounds_for(family, observed),
-        N=norms_for(family, unit.stance),
-        A=authority_for(family, unit.authority),
-    )
+    grounds = unit.observed_grounds.get(observed)
+    if grounds is None:
+        grounds = unit.observed_grounds[observed] = grounds_for(unit.family, observed)
+    norms, authority = unit.base_components
+    return EvaluatorState.of(G=grounds, N=norms, A=authority)
