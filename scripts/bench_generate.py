@@ -9,7 +9,6 @@ Usage: python scripts/bench_generate.py [--workers 2] [--baseline] [--out /tmp/r
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import resource
 import tempfile
 import time
@@ -23,29 +22,6 @@ from reasonbench.assembly import generate, spec_from_config
 from reasonbench.audit import audit
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
-
-
-def _reference_loop(_: object = None) -> float:
-    """Seconds for a fixed pure-Python loop: the machine's speed at the build's kind of work."""
-    start, total = time.perf_counter(), 0
-    for i in range(3_000_000):
-        total += i * i
-    return time.perf_counter() - start
-
-
-def machine_speed(workers: int) -> str:
-    """The reference loop alone and in ``workers`` processes at once, as one printable line.
-
-    Machines of one kind differ (the same extended build took 92-106 s on one and 53-56 s on
-    another, docs/performance.md), so a figure is printed beside the speed of the machine that
-    gave it; the loop at once in ``workers`` processes shows how much the cores share."""
-    alone = min(_reference_loop() for _ in range(3))
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        together = max(pool.map(_reference_loop, range(workers)))
-    return (
-        f"machine: reference loop {alone:.2f} s alone, {together:.2f} s in each of "
-        f"{workers} processes at once"
-    )
 
 
 def peak_rss_mib() -> tuple[float, float]:
@@ -87,13 +63,11 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="rb-bench-")) / "reasonbench"
-    machine = machine_speed(args.workers)
     rows = []
     for workers in ([1] if args.baseline else []) + [args.workers]:
         generated, total, cases = run(workers, out)
         rows.append((workers, generated, total, cases))
     own, children = peak_rss_mib()
-    print(machine)
     print("| workers | generate s | generate + audit s | cases (main + controls) | cases/s |")
     print("|---|---|---|---|---|")
     for workers, generated, total, cases in rows:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -123,8 +124,12 @@ every draw replayable."""
 
 
 def rules_for_draw(rules: DrawRules, draw: int) -> DrawRules:
-    if draw < FOCUS:
-        return rules
+    return rules if draw < FOCUS else _focused(rules)
+
+
+@lru_cache(maxsize=256)
+def _focused(rules: DrawRules) -> DrawRules:
+    """A focused draw's rules, built once per rule set rather than once per draw."""
     multi = tuple(s for s in rules.subsets if len(s) > 1)
     return replace(rules, subsets=multi or rules.subsets, aim="ambiguous")
 
@@ -147,15 +152,15 @@ def build_pool(
     seen: set[str] = set()
     have = dict.fromkeys(wants, 0)
     draw = 0
-    focused = rules_for_draw(rules, FOCUS)  # once per pool, not once per focused draw
     for _ in range(budget):
         missing = [c for c, n in wants.items() if have[c] < n]
         if not missing:
             break
         if missing == ["ambiguous"] and draw < FOCUS:
             draw = FOCUS
-        drawn = focused if draw >= FOCUS else rules
-        candidate = draw_one(stratum, unit, drawn, draw_rng(stream, draw), draw)
+        candidate = draw_one(
+            stratum, unit, rules_for_draw(rules, draw), draw_rng(stream, draw), draw
+        )
         draw += 1
         if candidate is None:
             continue
