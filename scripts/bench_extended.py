@@ -35,10 +35,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from bench_generate import (  # scripts/ is on the path of a script run from it
-    machine_speed,
-    timed_build,
-)
+from bench_generate import timed_build  # scripts/ is on the path of a script run from it
 
 import reasonbench.assembly.generation as generation
 import reasonbench.audit.run as audit_run
@@ -128,7 +125,6 @@ def main() -> None:
     chosen = [] if args.baseline is None else (args.baseline or sorted(BASELINES))
     builds = [(BASELINES[name][0], BASELINES[name][1]) for name in chosen]
     builds.append(("reasonbench", contextlib.nullcontext))
-    machine = machine_speed(args.workers)
     root = Path(tempfile.mkdtemp(prefix="rb-bench-extended-"))
     timings: dict[str, list[tuple[float, float]]] = {label: [] for label, _ in builds}
     digests: dict[str, set[str]] = {label: set() for label, _ in builds}
@@ -154,7 +150,6 @@ def main() -> None:
         for label, rows in timings.items()
     }
     print(f"benchmark={args.benchmark}, workers={args.workers}, rounds={args.rounds}")
-    print(machine)
     print("| build | generate s | generate + audit s | slowest round s | main cases |")
     print("|---|---|---|---|---|")
     for label, (generated, total) in median.items():
