@@ -6,14 +6,27 @@ import random
 from typing import Any
 
 from reasonbench.assembly.records import make_record
-from reasonbench.assembly.sampling import Candidate
+from reasonbench.assembly.sampling import Candidate, Traces
 from reasonbench.assembly.tasks import UnitTask, installed_stratum, select
 from reasonbench.controls import CONTROL_KINDS, ControlError
-from reasonbench.strata.base import Stratum
+from reasonbench.strata.base import Stratum, Transition
 
 __all__ = ["CONTROL_SPLIT_NAME", "ControlError", "materialize"]
 
 CONTROL_SPLIT_NAME = "controls_locked"
+
+
+def _parent_traces(parent: Candidate, control: Transition) -> Traces | None:
+    """The parent's traces, when the control keeps its states (a permutation) or swaps them (an
+    inverse) under the same context; ``None`` for a control with states of its own."""
+    if control.context != parent.transition.context:
+        return None
+    old, new = parent.transition.old, parent.transition.new
+    if (control.old, control.new) == (old, new):
+        return parent.traces
+    if (control.old, control.new) == (new, old):
+        return parent.traces[1], parent.traces[0]
+    return None
 
 
 def _control_records(
@@ -49,6 +62,7 @@ def _control_records(
                 record_id=f"{parent_id}-{kind.suffix}",
                 control=name,
                 order=built.order,
+                traces=_parent_traces(parent, built.transition),
                 **common,
             )
         )
@@ -79,6 +93,7 @@ def materialize(
                 family=cand.family,
                 order=order,
                 depth=cand.depth,
+                traces=cand.traces,
             )
         )
         if controls:

@@ -60,10 +60,17 @@ def make_record(
     depth: int | None,
     control: str | None = None,
     parent_id: str | None = None,
+    traces: tuple[list[str], list[str]] | None = None,
 ) -> dict[str, Any]:
+    """The record of one case; ``traces`` are ``stratum.trace`` of its old and new state when the
+    caller already has them (see :class:`reasonbench.assembly.sampling.Candidate`)."""
     rendering = stratum.render(transition, family, order)
-    old_trace = stratum.trace(transition.old, transition.context)
-    new_trace = stratum.trace(transition.new, transition.context)
+    if traces is None:
+        traces = (
+            stratum.trace(transition.old, transition.context),
+            stratum.trace(transition.new, transition.context),
+        )
+    old_trace, new_trace = traces
     record: dict[str, Any] = {
         "id": record_id,
         "unit_id": transition.unit_id,

@@ -40,6 +40,10 @@ class DrawRules:
     aim: str | None = None  # hint passed to the stratum (see ``Stratum.sample_transition``)
 
 
+Traces = tuple[list[str], list[str]]
+"""The adjudicator's traces of a case's old and new state (``Stratum.trace``)."""
+
+
 @dataclass(frozen=True)
 class Candidate:
     draw: int  # the draw that produced it (replayable: see ``draw_rng``)
@@ -48,6 +52,9 @@ class Candidate:
     receipt: Receipt
     family: str
     depth: int | None
+    # Taken when the draw is accepted, while the adjudicator's caches still hold both states:
+    # a record written phases later recomputed them cold (8 s of a one-process extended build).
+    traces: Traces
 
     @property
     def case_class(self) -> str:
@@ -93,7 +100,9 @@ def draw_one(
     receipt = receipt_of(cube)
     if rules.require_changed and receipt.stable:
         return None
-    return Candidate(draw, transition, cube, receipt, family, depth)
+    context = transition.context
+    traces = (stratum.trace(transition.old, context), stratum.trace(transition.new, context))
+    return Candidate(draw, transition, cube, receipt, family, depth, traces)
 
 
 def draw_rng(stream: str, draw: int) -> random.Random:
