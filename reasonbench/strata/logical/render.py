@@ -8,7 +8,7 @@ so an edited rule is shown as ``changed``). The query comes last. All wording co
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from reasonbench.core.sources import GNA
@@ -60,9 +60,35 @@ Part = tuple[str, list[str]]
 """A section's body: the listing of the old component and the list of change phrases."""
 
 
+# Listings of old components, by (family, wording, component): the old state of every case of a
+# world is its base state, so most records repeat the listings of the few before them. Keyed by
+# identity of the family and wording (held in the entry, so an id cannot be reused meanwhile);
+# a listing never depends on what was phrased before it (each rule restarts the variable).
+_LISTINGS: dict[tuple[int, int, object], tuple[Family, Mapping[str, str], str]] = {}
+LISTINGS_KEPT = 4096
+
+
+def _old_listing(component: object, words: _Words, build: Callable[[], str]) -> str:
+    key = (id(words.family), id(words.text), component)
+    found = _LISTINGS.get(key)
+    if found is not None and found[0] is words.family and found[1] is words.text:
+        return found[2]
+    listing = build()
+    if len(_LISTINGS) >= LISTINGS_KEPT:
+        _LISTINGS.clear()
+    _LISTINGS[key] = (words.family, words.text, listing)
+    return listing
+
+
 def _grounds(old: Facts, new: Facts, words: _Words, section: Mapping[str, str], join: str) -> Part:
-    listing = _listing(
-        section, [section["item"].format(fact=words.clause(a)) for a in old.atoms], section["join"]
+    listing = _old_listing(
+        old,
+        words,
+        lambda: _listing(
+            section,
+            [section["item"].format(fact=words.clause(a)) for a in old.atoms],
+            section["join"],
+        ),
     )
     changes = []
     for key, atoms in (
@@ -76,8 +102,14 @@ def _grounds(old: Facts, new: Facts, words: _Words, section: Mapping[str, str], 
 
 
 def _norms(old: Rules, new: Rules, words: _Words, section: Mapping[str, str], join: str) -> Part:
-    listing = _listing(
-        section, [section["item"].format(rule=words.rule(r)) for r in old.rules], section["join"]
+    listing = _old_listing(
+        old,
+        words,
+        lambda: _listing(
+            section,
+            [section["item"].format(rule=words.rule(r)) for r in old.rules],
+            section["join"],
+        ),
     )
     before = {r.id: r for r in old.rules}
     after = {r.id: r for r in new.rules}
@@ -95,7 +127,9 @@ def _norms(old: Rules, new: Rules, words: _Words, section: Mapping[str, str], jo
 def _authority(
     old: Authority, new: Authority, words: _Words, section: Mapping[str, str], join: str
 ) -> Part:
-    listing = _listing(section, [words.ref(i) for i in old.allowed], join)
+    listing = _old_listing(
+        old, words, lambda: _listing(section, [words.ref(i) for i in old.allowed], join)
+    )
     changes = [
         section[key].format(items=join.join(words.ref(i) for i in ids))
         for key, ids in (

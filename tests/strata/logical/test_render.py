@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+import reasonbench.strata.logical.render as logical_render
 from reasonbench.core import GNA
 from reasonbench.strata.base import Transition
 from reasonbench.strata.logical import HELD_OUT_FAMILIES, LogicalStratum, World
@@ -135,3 +138,28 @@ def test_vocabulary_file_errors_name_the_entry(tmp_path: Path) -> None:
     )
     with pytest.raises(ValueError, match="not an identifier"):
         LogicalStratum(data_dir=path)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 119), st.integers(0, 2), st.integers(0, len(ORDERS) - 1)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_memoised_listings_render_what_a_fresh_rendering_does(
+    stratum: LogicalStratum, cases: list[Transition], picks: list[tuple[int, int, int]]
+) -> None:
+    # A sequence of renderings (cases of several worlds, families and orders, so listings are
+    # kept, found and passed over) equals each rendering made with nothing memoised.
+    logical_render._LISTINGS.clear()
+    kept = [stratum.render(cases[i], stratum.template_families[f], ORDERS[o]) for i, f, o in picks]
+    for (i, f, o), rendering in zip(picks, kept, strict=True):
+        logical_render._LISTINGS.clear()
+        assert stratum.render(cases[i], stratum.template_families[f], ORDERS[o]) == rendering
+    # the inverse control shows the new state as old: its listing is another entry
+    inverse = Transition(cases[0].unit_id, cases[0].new, cases[0].old, (), cases[0].context)
+    memo = stratum.render(inverse, "plain", GNA)
+    logical_render._LISTINGS.clear()
+    assert stratum.render(inverse, "plain", GNA) == memo
