@@ -9,7 +9,7 @@ so an edited rule is shown as ``changed``). The query comes last. All wording co
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from reasonbench.core.sources import GNA
 from reasonbench.strata.base import Rendering, Transition
@@ -56,10 +56,6 @@ def _listing(section: Mapping[str, str], items: list[str], join: str) -> str:
     return section["list"].format(items=join.join(items)) if items else section["empty"]
 
 
-Part = tuple[str, list[str]]
-"""A section's body: the listing of the old component and the list of change phrases."""
-
-
 # Listings of old components, by (family, wording, component): the old state of every case of a
 # world is its base state, so most records repeat the listings of the few before them. Keyed by
 # identity of the family and wording (held in the entry, so an id cannot be reused meanwhile);
@@ -80,77 +76,80 @@ def _old_listing(component: object, words: _Words, build: Callable[[], str]) -> 
     return listing
 
 
-def _grounds(old: Facts, new: Facts, words: _Words, section: Mapping[str, str], join: str) -> Part:
-    listing = _old_listing(
-        old,
-        words,
-        lambda: _listing(
-            section,
-            [section["item"].format(fact=words.clause(a)) for a in old.atoms],
-            section["join"],
-        ),
-    )
-    changes = []
-    for key, atoms in (
-        ("added", _minus(new.atoms, old.atoms)),
-        ("removed", _minus(old.atoms, new.atoms)),
-    ):
-        if atoms:
-            items = join.join(section["change_item"].format(fact=words.clause(a)) for a in atoms)
-            changes.append(section[key].format(items=items))
-    return listing, changes
+def _grounds_listing(old: Facts, words: _Words, section: Mapping[str, str], join: str) -> str:
+    items = [section["item"].format(fact=words.clause(a)) for a in old.atoms]
+    return _listing(section, items, section["join"])
 
 
-def _norms(old: Rules, new: Rules, words: _Words, section: Mapping[str, str], join: str) -> Part:
-    listing = _old_listing(
-        old,
-        words,
-        lambda: _listing(
-            section,
-            [section["item"].format(rule=words.rule(r)) for r in old.rules],
-            section["join"],
-        ),
-    )
+def _grounds_changes(
+    old: Facts, new: Facts, words: _Words, section: Mapping[str, str], join: str
+) -> list[str]:
+    def phrased(atoms: list[Atom]) -> list[str]:
+        return [section["change_item"].format(fact=words.clause(a)) for a in atoms]
+
+    added, removed = _minus(new.atoms, old.atoms), _minus(old.atoms, new.atoms)
+    return _changes(section, join, (("added", phrased(added)), ("removed", phrased(removed))))
+
+
+def _norms_listing(old: Rules, words: _Words, section: Mapping[str, str], join: str) -> str:
+    items = [section["item"].format(rule=words.rule(r)) for r in old.rules]
+    return _listing(section, items, section["join"])
+
+
+def _norms_changes(
+    old: Rules, new: Rules, words: _Words, section: Mapping[str, str], join: str
+) -> list[str]:
     before = {r.id: r for r in old.rules}
     after = {r.id: r for r in new.rules}
     added = [words.rule(r) for r in new.rules if r.id not in before]
     removed = [words.ref(r.id) for r in old.rules if r.id not in after]
     changed = [words.rule(r) for r in new.rules if r.id in before and before[r.id] != r]
-    changes = [
-        section[key].format(items=join.join(items))
-        for key, items in (("added", added), ("removed", removed), ("changed", changed))
-        if items
-    ]
-    return listing, changes
+    return _changes(section, join, (("added", added), ("removed", removed), ("changed", changed)))
 
 
-def _authority(
+def _authority_listing(old: Authority, words: _Words, section: Mapping[str, str], join: str) -> str:
+    return _listing(section, [words.ref(i) for i in old.allowed], join)
+
+
+def _authority_changes(
     old: Authority, new: Authority, words: _Words, section: Mapping[str, str], join: str
-) -> Part:
-    listing = _old_listing(
-        old, words, lambda: _listing(section, [words.ref(i) for i in old.allowed], join)
+) -> list[str]:
+    added, removed = _minus(new.allowed, old.allowed), _minus(old.allowed, new.allowed)
+    return _changes(
+        section,
+        join,
+        (("added", [words.ref(i) for i in added]), ("removed", [words.ref(i) for i in removed])),
     )
-    changes = [
-        section[key].format(items=join.join(words.ref(i) for i in ids))
-        for key, ids in (
-            ("added", _minus(new.allowed, old.allowed)),
-            ("removed", _minus(old.allowed, new.allowed)),
-        )
-        if ids
-    ]
-    return listing, changes
+
+
+def _changes(
+    section: Mapping[str, str], join: str, groups: tuple[tuple[str, list[str]], ...]
+) -> list[str]:
+    """One phrase per non-empty group of changed items (``added``, ``removed``, ``changed``)."""
+    return [section[key].format(items=join.join(items)) for key, items in groups if items]
+
+
+class _Phrasing(NamedTuple):
+    """How one source's section is phrased: the old component's listing, the change phrases."""
+
+    listing: Callable[[Any, _Words, Mapping[str, str], str], str]
+    changes: Callable[[Any, Any, _Words, Mapping[str, str], str], list[str]]
+
+
+SECTIONS: dict[str, _Phrasing] = {
+    "G": _Phrasing(_grounds_listing, _grounds_changes),
+    "N": _Phrasing(_norms_listing, _norms_changes),
+    "A": _Phrasing(_authority_listing, _authority_changes),
+}
 
 
 def _section(source: str, transition: Transition, words: _Words) -> list[str]:
     family = words.family
     section: Mapping[str, str] = family[source]
     old, new, join = transition.old[source], transition.new[source], str(family["item_join"])
-    if source == "G":
-        listing, changes = _grounds(old, new, words, section, join)
-    elif source == "N":
-        listing, changes = _norms(old, new, words, section, join)
-    else:
-        listing, changes = _authority(old, new, words, section, join)
+    phrasing = SECTIONS[source]
+    listing = _old_listing(old, words, lambda: phrasing.listing(old, words, section, join))
+    changes = phrasing.changes(old, new, words, section, join)
     revision = (
         str(family["revision"]).format(changes=str(family["change_join"]).join(changes))
         if changes
