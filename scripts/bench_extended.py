@@ -25,7 +25,7 @@ Two processes at once on a shared 2-core machine vary by tens of percent from ru
 on reasonbench's slowest round.
 
 Usage: python scripts/bench_extended.py [--workers 2] [--baseline [collector] [caches] [paper]]
-       [--rounds 1] [--benchmark extended]      (``--baseline`` alone measures both)
+       [--rounds 1] [--benchmark extended]      (``--baseline`` alone: all three)
 """
 
 from __future__ import annotations

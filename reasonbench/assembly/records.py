@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from reasonbench.assembly.sampling import Traces
 from reasonbench.core.canonical import canonical_json
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
@@ -60,7 +61,7 @@ def make_record(
     depth: int | None,
     control: str | None = None,
     parent_id: str | None = None,
-    traces: tuple[list[str], list[str]] | None = None,
+    traces: Traces | None = None,
 ) -> dict[str, Any]:
     """The record of one case; ``traces`` are ``stratum.trace`` of its old and new state when the
     caller already has them (see :class:`reasonbench.assembly.sampling.Candidate`)."""
