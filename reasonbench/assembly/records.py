@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from reasonbench.assembly.sampling import Traces
+from reasonbench.assembly.sampling import Traces, traces_of
 from reasonbench.core.canonical import canonical_json
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
@@ -66,12 +66,7 @@ def make_record(
     """The record of one case; ``traces`` are ``stratum.trace`` of its old and new state when the
     caller already has them (see :class:`reasonbench.assembly.sampling.Candidate`)."""
     rendering = stratum.render(transition, family, order)
-    if traces is None:
-        traces = (
-            stratum.trace(transition.old, transition.context),
-            stratum.trace(transition.new, transition.context),
-        )
-    old_trace, new_trace = traces
+    old_trace, new_trace = traces_of(stratum, transition) if traces is None else traces
     record: dict[str, Any] = {
         "id": record_id,
         "unit_id": transition.unit_id,

@@ -44,6 +44,12 @@ Traces = tuple[list[str], list[str]]
 """The adjudicator's traces of a case's old and new state (``Stratum.trace``)."""
 
 
+def traces_of(stratum: Stratum, transition: Transition) -> Traces:
+    """``stratum.trace`` of the transition's old and new state, under its context."""
+    context = transition.context
+    return stratum.trace(transition.old, context), stratum.trace(transition.new, context)
+
+
 @dataclass(frozen=True)
 class Candidate:
     draw: int  # the draw that produced it (replayable: see ``draw_rng``)
@@ -100,9 +106,7 @@ def draw_one(
     receipt = receipt_of(cube)
     if rules.require_changed and receipt.stable:
         return None
-    context = transition.context
-    traces = (stratum.trace(transition.old, context), stratum.trace(transition.new, context))
-    return Candidate(draw, transition, cube, receipt, family, depth, traces)
+    return Candidate(draw, transition, cube, receipt, family, depth, traces_of(stratum, transition))
 
 
 def draw_rng(stream: str, draw: int) -> random.Random:
