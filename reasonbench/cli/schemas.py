@@ -47,6 +47,7 @@ class ModelSchema:
     gradient_checkpointing: bool = MISSING
     micro_batch_tokens: int = MISSING
     predict_batch_size: int = MISSING
+    tuning: str | None = None  # lora (null) | full: reasonbench/models/tuning.py
     # a Hugging Face backbone
     hf_id: str | None = None
     revision: str | None = None
@@ -57,6 +58,7 @@ class ModelSchema:
     vocab_size: int | None = None
     arch: str | None = None
     init_seed: int | None = None
+    split_digits: bool | None = None
 
 
 @dataclass
@@ -70,6 +72,7 @@ class LoraSchema:
     alpha: int = MISSING
     dropout: float = MISSING
     target_modules: list[str] = MISSING
+    modules_to_save: list[str] = field(default_factory=list)
 
 
 @dataclass

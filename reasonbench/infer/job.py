@@ -18,9 +18,9 @@ from omegaconf import DictConfig
 from reasonbench.infer.cache import GenerationCache, cache_key, sha256_text
 from reasonbench.io import read_split
 from reasonbench.models import model_input
-from reasonbench.models.adapter import adapter_hash
 from reasonbench.models.backbone import Backbone, resolve_backbone
 from reasonbench.models.trained import RunFileError, RunNotFinished, TrainedRun
+from reasonbench.models.tuning import get_tuning, weights_hash
 from reasonbench.targets import get_target
 
 __all__ = ["ROW_COLUMNS", "PredictError", "PredictJob", "decoding_config", "plan_job"]
@@ -118,7 +118,7 @@ def plan_job(cfg: DictConfig, rank: int) -> PredictJob:
             f"backbone {backbone.path} differs from the one {cfg.run_dir} was trained on "
             f"({run.backbone_path})"
         )
-    adapter = adapter_hash(run.adapter_dir)
+    adapter = weights_hash(get_tuning(run.tuning), run.adapter_dir)
     decoding = decoding_config(cfg)
     rows = load_rows(data_dir, list(cfg.splits))
     labels = {s: load_stratum(s).labels for s in sorted({r["stratum"] for r in rows})}

@@ -27,9 +27,9 @@ from reasonbench.infer.decode import greedy_decode
 from reasonbench.infer.job import PredictError, PredictJob, plan_job
 from reasonbench.infer.records import make_record
 from reasonbench.io import OutputDir
-from reasonbench.models import encode_prompt, load_model, load_tokenizer
-from reasonbench.models.adapter import load_adapted
+from reasonbench.models import backbone_at, encode_prompt, load_model, load_tokenizer
 from reasonbench.models.device import use_cpu
+from reasonbench.models.tuning import get_tuning
 from reasonbench.predictions.io import JsonlWriter
 from reasonbench.progress import Progress
 
@@ -38,8 +38,11 @@ __all__ = ["PredictError", "predict", "shard_batches"]
 
 def load_predictor(job: PredictJob, device: Any) -> Any:
     cfg = job.cfg
-    model = load_model(job.backbone, str(cfg.model.dtype), str(cfg.model.attn_implementation))
-    return load_adapted(model, job.run.adapter_dir, bool(cfg.merge_adapter)).to(device)
+    tuning = get_tuning(job.run.tuning)
+    weights = job.run.adapter_dir
+    source = backbone_at(tuning.model_dir(job.backbone.path, weights), job.backbone.name)
+    model = load_model(source, str(cfg.model.dtype), str(cfg.model.attn_implementation))
+    return tuning.adapt(model, weights, bool(cfg.merge_adapter)).to(device)
 
 
 def shard_batches(

@@ -19,13 +19,13 @@ from reasonbench.targets import get_target
 __all__ = ["lora_judge"]
 
 
-def _from_run(run_dir: Path) -> tuple[str, str, str]:
-    """(backbone path, adapter path, target) of a finished ``reasonbench train`` run."""
+def _from_run(run_dir: Path) -> tuple[str, str, str, str]:
+    """(backbone path, adapter path, target, tuning) of a finished ``reasonbench train`` run."""
     from reasonbench.models.trained import RunFileError, RunNotFinished, TrainedRun
 
     try:
         run = TrainedRun.read(run_dir)
-        return str(run.backbone_path), str(run.adapter_dir), run.target
+        return str(run.backbone_path), str(run.adapter_dir), run.target, run.tuning
     except RunNotFinished:
         raise JudgeError(f"{run_dir} is not a finished training run (no RUN.json)") from None
     except RunFileError as exc:
@@ -44,31 +44,41 @@ def lora_judge(
     dtype: str = "fp32",
     device: str = "auto",
     merge: bool = True,
+    tuning: str | None = None,
 ) -> CausalLMJudge:
     """A finished training run (``run_dir``: backbone, adapter and target from its RUN.json), or
     explicit ``base_path`` (backbone directory), ``adapter_path`` (PEFT adapter) and ``target``;
     explicit values override the run's. ``decoding.max_new_tokens`` unset or null: the
     target's decoding budget (``reasonbench.targets``), so a long target such
-    as ``rationale_receipt`` is not cut short."""
-    from reasonbench.models.adapter import adapter_hash, load_adapted
+    as ``rationale_receipt`` is not cut short. A run trained with ``model.tuning=full`` is
+    judged the same way: its ``adapter/`` is then the whole model (``tuning`` from the run, or
+    ``lora`` when only paths are given)."""
     from reasonbench.models.prompting import model_input
+    from reasonbench.models.tuning import TUNINGS, weights_hash
 
     if run_dir is not None:
-        run_base, run_adapter, run_target = _from_run(Path(run_dir))
+        run_base, run_adapter, run_target, run_tuning = _from_run(Path(run_dir))
         base_path, adapter_path = base_path or run_base, adapter_path or run_adapter
-        target = target or run_target
+        target, tuning = target or run_target, tuning or run_tuning
     if base_path is None or adapter_path is None or target is None:
         raise JudgeError("a LoRA judge needs run_dir, or base_path, adapter_path and target")
-    if not (Path(adapter_path) / "adapter_config.json").is_file():
-        raise JudgeError(f"{adapter_path} is not a LoRA adapter (no adapter_config.json)")
+    if (tuning or "lora") not in TUNINGS:
+        raise JudgeError(TUNINGS.unknown(str(tuning)))
+    kind = TUNINGS.get(tuning or "lora")
+    weights = Path(adapter_path)
+    try:
+        kind.check(weights)
+    except FileNotFoundError as exc:
+        raise JudgeError(str(exc)) from None
     options = dict(decoding or {})
     if options.get("max_new_tokens") is None:  # the budget `reasonbench predict` decodes to
         options["max_new_tokens"] = get_target(check_target(target)).max_new_tokens
-    model, tokenizer = load_causal_lm(base_path, dtype, device)
-    model = load_adapted(model, Path(adapter_path), merge)  # merged: same outputs, faster
+    source = kind.model_dir(Path(base_path), weights)
+    model, tokenizer = load_causal_lm(source, dtype, device)
+    model = kind.adapt(model, weights, merge)  # merged: same outputs, faster
     identity = {
         **model_identity("lora", base_path, dtype, device),
-        "adapter": adapter_hash(Path(adapter_path)),
+        "adapter": weights_hash(kind, weights),
         "merged": merge,
     }
     return CausalLMJudge(

@@ -12,9 +12,8 @@ depend on the hash seed either.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import shutil
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,9 +26,9 @@ __all__ = [
     "ADAPTER_WEIGHTS",
     "SET_VALUED",
     "adapter_hash",
+    "add_lora",
     "canonical_config",
     "load_adapted",
-    "save_adapter",
     "write_canonical_config",
 ]
 
@@ -57,16 +56,11 @@ def _config_of(adapter_dir: Path) -> dict[str, Any]:
 
 
 def adapter_hash(adapter_dir: Path) -> str:
-    """sha256 over the canonical config and the weights' bytes: part of every prediction cache
-    key, the same for the same adapter whatever process (and hash seed) saved it."""
-    weights = adapter_dir / ADAPTER_WEIGHTS
-    if not weights.is_file():
-        raise FileNotFoundError(f"{weights} not found: is {adapter_dir} a trained adapter?")
-    config = json.dumps(canonical_config(_config_of(adapter_dir)), sort_keys=True).encode()
-    digest = hashlib.sha256()
-    for name, data in ((ADAPTER_CONFIG, config), (ADAPTER_WEIGHTS, weights.read_bytes())):
-        digest.update(name.encode() + b"\0" + hashlib.sha256(data).digest())
-    return digest.hexdigest()
+    """The adapter's content hash (:func:`reasonbench.models.tuning.weights_hash` of a LoRA
+    adapter): the canonical config and the weights' bytes."""
+    from reasonbench.models.tuning import get_tuning, weights_hash
+
+    return weights_hash(get_tuning("lora"), adapter_dir)
 
 
 def write_canonical_config(adapter_dir: Path) -> None:
@@ -87,19 +81,30 @@ def load_adapted(base: Any, adapter_dir: Path, merge: bool) -> Any:
     return model.eval()
 
 
-def save_adapter(peft_model: Any, tokenizer: Any, out_dir: Path, base_name: str) -> str:
-    """Adapter and tokenizer, each renamed into place; returns the adapter hash."""
-    # the base path in adapter_config.json would make the hash depend on where the backbone lies
-    peft_model.peft_config["default"].base_model_name_or_path = base_name
-    for name, save in (
-        ("adapter", peft_model.save_pretrained),
-        ("tokenizer", tokenizer.save_pretrained),
-    ):
-        staging = out_dir / f".{name}.tmp"
-        shutil.rmtree(staging, ignore_errors=True)
-        save(str(staging), **({"save_embedding_layers": False} if name == "adapter" else {}))
-        if name == "adapter":  # set-valued fields in hash-seed order otherwise
-            write_canonical_config(staging)
-        shutil.rmtree(out_dir / name, ignore_errors=True)
-        staging.rename(out_dir / name)
-    return adapter_hash(out_dir / "adapter")
+def add_lora(model: Any, lora: Mapping[str, Any], gradient_checkpointing: bool) -> Any:
+    from peft import LoraConfig, get_peft_model
+
+    # peft still calls transformers' deprecated name; the warning is not the user's business
+    warnings.filterwarnings(
+        "ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning
+    )
+
+    if gradient_checkpointing:
+        # non-reentrant checkpointing works with frozen inputs and with DDP's no_sync
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        model.enable_input_require_grads()
+    saved = list(lora.get("modules_to_save") or [])
+    config = LoraConfig(
+        r=int(lora["r"]),
+        lora_alpha=int(lora["alpha"]),
+        lora_dropout=float(lora["dropout"]),
+        target_modules=list(lora["target_modules"]),
+        # full trainable copies of these modules, saved with the adapter: a backbone without
+        # pretraining needs its norms (the scale of its logits) or embeddings to learn too
+        modules_to_save=saved or None,
+        # a trained copy of tied embeddings must stay the output head too
+        ensure_weight_tying=bool(saved),
+        bias="none",
+        task_type="CAUSAL_LM",
+    )
+    return get_peft_model(model, config)

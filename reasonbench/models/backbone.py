@@ -89,6 +89,7 @@ def resolve_backbone(model_cfg: Mapping[str, Any], data_dir: Path | None = None)
             int(model_cfg.get("vocab_size", 2048)),
             model_cfg.get("arch", "tiny"),
             int(model_cfg.get("init_seed", 0)),
+            bool(model_cfg.get("split_digits") or False),
         )
     elif source == "hf":
         hf_id = str(model_cfg["hf_id"])

@@ -43,10 +43,19 @@ def corpus(data_dir: Path) -> list[str]:
     return [row[column] for column in TEXT_COLUMNS for row in rows]
 
 
-def train_tokenizer(texts: Iterable[str], vocab_size: int) -> PreTrainedTokenizerFast:
+def train_tokenizer(
+    texts: Iterable[str], vocab_size: int, split_digits: bool = False
+) -> PreTrainedTokenizerFast:
     # byte-level: any text of any split (or a permuted prompt) encodes, never an unknown token
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    if split_digits:
+        # one token per digit: €62,500 against €50,000 is compared digit by digit, where merged
+        # digit groups ("500", "62") would give every amount its own unrelated tokens
+        digits = pre_tokenizers.Digits(individual_digits=True)
+        tok.pre_tokenizer = pre_tokenizers.Sequence([digits, byte_level])
+    else:
+        tok.pre_tokenizer = byte_level
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
@@ -74,10 +83,14 @@ def build_tiny(
     vocab_size: int = 2048,
     arch: Mapping[str, Any] | str = "tiny",
     seed: int = 0,
+    split_digits: bool = False,
 ) -> Path:
-    """The cached tiny model directory for ``data_dir`` (built first if absent)."""
+    """The cached model directory for ``data_dir`` (built first if absent): the tiny model, or
+    any random-init Qwen3 architecture with the benchmark's own tokenizer (``model=small_cpu``)."""
     texts = corpus(data_dir)
-    settings = {"vocab_size": vocab_size, "arch": arch, "seed": seed}
+    settings: dict[str, Any] = {"vocab_size": vocab_size, "arch": arch, "seed": seed}
+    if split_digits:  # absent when off, so the tiny model's cache key is what it always was
+        settings["split_digits"] = True
     key = build_key(texts, settings)
     target = cache_dir / key[:16]
     if (target / "BUILD.json").is_file():
@@ -85,7 +98,7 @@ def build_tiny(
     cache_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=cache_dir))
     try:
-        tokenizer = train_tokenizer(texts, vocab_size)
+        tokenizer = train_tokenizer(texts, vocab_size, split_digits)
         config = qwen3_config(
             dict(arch) if not isinstance(arch, str) else arch,
             vocab_size=len(tokenizer),

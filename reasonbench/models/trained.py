@@ -88,7 +88,13 @@ class TrainedRun:
         return str(self.field("backbone", "identity"))
 
     @property
+    def tuning(self) -> str:
+        """How the run trained (``models/tuning.py``); runs from before the key were LoRA."""
+        return str(self.summary.get("tuning") or "lora")
+
+    @property
     def adapter_dir(self) -> Path:
+        """The trained weights: a LoRA adapter, or the whole model (``tuning: full``)."""
         return self.directory / ADAPTER_DIR
 
     def mismatch(self, **expected: Any) -> str | None:

@@ -1,4 +1,4 @@
-"""LoRA on a causal LM (peft), and the loss on target tokens only.
+"""The loss on target tokens only (LoRA itself is made in :mod:`reasonbench.models.adapter`).
 
 ``TargetTokenLoss`` runs the decoder, then the output head on just the positions that predict a
 target token: the head of a 150k-word vocabulary applied to every prompt token would cost more
@@ -9,46 +9,28 @@ optimizer step across micro-batches and processes.
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Mapping
+from collections.abc import Callable
 from typing import Any
 
 import torch
 import torch.nn.functional as F
 from torch import nn
 
+from reasonbench.models.adapter import add_lora
+from reasonbench.models.tuning import get_tuning
 from reasonbench.train.batching import IGNORE, MicroBatch
 
-
-def add_lora(model: Any, lora: Mapping[str, Any], gradient_checkpointing: bool) -> Any:
-    from peft import LoraConfig, get_peft_model
-
-    # peft still calls transformers' deprecated name; the warning is not the user's business
-    warnings.filterwarnings(
-        "ignore", message=".*is_gradient_checkpointing.*", category=FutureWarning
-    )
-
-    if gradient_checkpointing:
-        # non-reentrant checkpointing works with frozen inputs and with DDP's no_sync
-        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
-        model.enable_input_require_grads()
-    config = LoraConfig(
-        r=int(lora["r"]),
-        lora_alpha=int(lora["alpha"]),
-        lora_dropout=float(lora["dropout"]),
-        target_modules=list(lora["target_modules"]),
-        bias="none",
-        task_type="CAUSAL_LM",
-    )
-    return get_peft_model(model, config)
+__all__ = ["TargetTokenLoss", "add_lora", "batch_inputs", "trainable_state"]
 
 
 class TargetTokenLoss(nn.Module):
     """Sum of cross-entropy over target tokens; the module ``accelerate`` wraps for DDP."""
 
-    def __init__(self, peft_model: Any) -> None:
+    def __init__(self, peft_model: Any, causal_lm: Callable[[Any], Any] | None = None) -> None:
         super().__init__()
-        self.peft_model = peft_model
+        self.peft_model = peft_model  # the trainable module: a peft model, or the LM itself
+        # the tuning's way to its causal LM (models/tuning.py); LoRA's when not given
+        self.causal_lm = causal_lm or get_tuning("lora").causal_lm
 
     def forward(
         self,
@@ -59,7 +41,7 @@ class TargetTokenLoss(nn.Module):
         cu_seq_lens: torch.Tensor | None = None,
         max_length: int = 0,
     ) -> torch.Tensor:
-        causal_lm = self.peft_model.get_base_model()  # LoRA layers are injected in place
+        causal_lm = self.causal_lm(self.peft_model)
         packed: dict[str, Any] = {}
         if cu_seq_lens is not None:  # flash-attention keyword names (models/varlen.py)
             packed = {

@@ -19,11 +19,11 @@ from omegaconf import DictConfig, OmegaConf
 
 from reasonbench.io import claim_directory, write_json, write_text
 from reasonbench.models import encode_prompt, encode_target, join, load_model, load_tokenizer
-from reasonbench.models.adapter import save_adapter
 from reasonbench.models.backbone import Backbone, resolve_backbone
 from reasonbench.models.device import use_cpu
 from reasonbench.models.prompting import Encoded
 from reasonbench.models.trained import TrainedRun
+from reasonbench.models.tuning import get_tuning, save_trained
 from reasonbench.models.varlen import NAME as VARLEN
 from reasonbench.progress import progress as iterate
 from reasonbench.train import checkpoint
@@ -36,7 +36,7 @@ from reasonbench.train.fingerprint import (
     fingerprint_sha,
 )
 from reasonbench.train.loop import LoopResult, LoopSettings, Training, restore, run_loop
-from reasonbench.train.lora import TargetTokenLoss, add_lora
+from reasonbench.train.lora import TargetTokenLoss
 from reasonbench.train.steps import steps_per_epoch
 
 TRAIN_DTYPES = ("bf16", "fp32")  # fp16 would need loss scaling; bf16 does not
@@ -70,6 +70,11 @@ def _settings(cfg: DictConfig, n_examples: int) -> LoopSettings:
         progress=bool(cfg.progress),
         bf16=str(cfg.model.dtype) == "bf16",
     )
+
+
+def tuning_of(cfg: DictConfig) -> str:
+    """``model.tuning``: ``lora`` (a pretrained backbone) unless the model says otherwise."""
+    return str(cfg.model.get("tuning") or "lora")
 
 
 def attention(cfg: DictConfig) -> str:
@@ -140,8 +145,9 @@ def build_training(
     encoded = encode_all(tokenizer, plan.examples, int(cfg.max_length), bool(cfg.progress))
     model = load_model(backbone, str(cfg.model.dtype), attention(cfg))
     set_seed(int(cfg.seed))  # LoRA's random init depends on the seed alone
-    peft_model = add_lora(model, cfg.lora, bool(cfg.model.gradient_checkpointing))
-    loss_module = accelerator.prepare(TargetTokenLoss(peft_model))
+    tuning = get_tuning(tuning_of(cfg))
+    peft_model = tuning.prepare(model, cfg.lora, bool(cfg.model.gradient_checkpointing))
+    loss_module = accelerator.prepare(TargetTokenLoss(peft_model, tuning.causal_lm))
     params = [p for p in peft_model.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(
         params,
@@ -186,6 +192,7 @@ def summarize(
         "seed": int(cfg.seed),
         "target": str(cfg.target.name),
         "backbone": backbone.to_json(),
+        "tuning": tuning_of(cfg),
         "data_manifest_sha256": plan.manifest["sha256"],
         "fingerprint": plan.fingerprint,
         "examples": len(encoded),
@@ -230,7 +237,8 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     if result.finished:
         accelerator.wait_for_everyone()
         if accelerator.is_main_process:
-            summary["adapter_sha256"] = save_adapter(
+            summary["adapter_sha256"] = save_trained(
+                get_tuning(tuning_of(cfg)),
                 accelerator.unwrap_model(training.loss_module).peft_model, tokenizer, plan.out_dir,
                 str(cfg.model.get("hf_id") or backbone.name),
             )  # fmt: skip
