@@ -116,7 +116,7 @@ def run_compare(cfg: DictConfig) -> int:
                 f"set {key}=... (a metrics file or a results directory), in the command line",
             )
     try:
-        tolerance = Tolerance(float(cfg.rtol), float(cfg.atol))
+        tolerance = Tolerance(cfg.rtol, cfg.atol)
         comparison = compare(Path(cfg.left), Path(cfg.right), tolerance, list(cfg.digests))
     except CompareError as exc:
         return fail("compare", f"{exc}, in the command line")

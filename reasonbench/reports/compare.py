@@ -58,7 +58,8 @@ class Tolerance:
     def __post_init__(self) -> None:
         for name in ("rtol", "atol"):
             value = getattr(self, name)
-            if not (isinstance(value, int | float) and math.isfinite(value) and value >= 0):
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if not (number and math.isfinite(value) and value >= 0):
                 raise CompareError(f"{name} must be a finite number >= 0, got {value!r}")
 
     def close(self, a: float, b: float) -> bool:

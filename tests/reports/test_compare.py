@@ -334,7 +334,7 @@ def test_the_command_exit_status_and_lines(
         ),
         (
             ["left=<tmp>/a", "right=<tmp>/a", "rtol=-1"],
-            "rtol must be a finite number >= 0, got -1.0, in the command line",
+            "rtol must be a finite number >= 0, got -1, in the command line",
         ),
         (
             ["left=<tmp>/a", "right=<tmp>/a", "atol=nan"],
