@@ -222,6 +222,18 @@ CASES: tuple[Case, ...] = (
         ),
         _bad_cases,
     ),  # fmt: skip
+    Case(
+        "inputs",
+        "compare a path that does not exist",
+        ("compare", "left=<tmp>/none", "right=<bench>"),
+    ),
+    Case(
+        "inputs",
+        "compare a results directory with a file",
+        ("compare", "left=<bench>", "right=<bench>/MANIFEST.json"),
+    ),
+    Case("inputs", "a negative tolerance", ("compare", "left=<bench>", "right=<bench>", "rtol=-1")),
+    Case("inputs", "compare with one side left out", ("compare", "right=<bench>")),
 )
 
 

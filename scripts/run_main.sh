@@ -2,9 +2,18 @@
 # The main job: set up .venv, then regenerate the frozen paper splits, verify them against the
 # committed manifest, audit them, run the CPU baselines and the tiny model (a pipeline check),
 # analyze (two-plane audit included) and write the paper's tables.
-# Extra arguments are passed to every Hydra step (e.g. workers=1).
+# Extra arguments are passed to every Hydra step (e.g. workers=1). It ends by comparing the fresh
+# results/ with the committed ones (docs/analysis.md §10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# -- the reference: the committed results/, snapshotted before any step writes there. HEAD's copy,
+# -- not the working tree's, so a local edit or an earlier run never becomes the reference.
+committed=$(mktemp -d)
+trap 'rm -rf "$committed"' EXIT
+if git rev-parse -q --verify HEAD:results >/dev/null 2>&1; then
+    git archive HEAD results | tar -x -C "$committed"
+fi
 bash scripts/setup_env.sh
 VENV="${REASONBENCH_VENV:-.venv}"
 export PATH="$PWD/$VENV/bin:$PATH"
@@ -35,4 +44,13 @@ step "Judge Cards of the baselines (policy-invariance stress test beside accurac
 for judge in majority tfidf; do
     reasonbench judge-card judge="$judge" write_answers=false
 done
+
+# -- the check: the fresh results/ against the committed ones, within the tolerance of
+# -- docs/analysis.md §10 (exit 1 naming every difference beyond it).
+step "comparing results/ with the committed results/ (reasonbench compare)"
+if [ -d "$committed/results" ]; then
+    reasonbench compare left="$committed/results" right=results
+else
+    echo "no committed results/ to compare with (not a git checkout, or none committed)"
+fi
 step "done: results/README.md, results/tables/, results/figures/, results/audit/paper/, results/judge_cards/"

@@ -64,9 +64,11 @@ def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
 def command_help(command: str, config_name: str, description: str) -> str:
     rows = key_help(config_name)
     # the example is one of this command's own keys (not every command has an out_dir): a
-    # directory key if it has one, else its first key at its default
+    # directory key if it has one, else its first key at its default (a required key, whose
+    # default "???" is no value to type, with a placeholder)
     dirs = sorted((k != "out_dir", k) for k, _, _ in rows if k.endswith("_dir"))
-    example = f"{dirs[0][1]}=/tmp/x" if dirs else (f"{rows[0][0]}={rows[0][1]}" if rows else "")
+    first = (rows[0][0], "<value>" if rows[0][1] == "???" else rows[0][1]) if rows else None
+    example = f"{dirs[0][1]}=/tmp/x" if dirs else (f"{first[0]}={first[1]}" if first else "")
     lines = [
         f"usage: reasonbench {command} [-m] [--cfg job] [KEY=VALUE ...]",
         "",

@@ -1,4 +1,5 @@
-"""``reasonbench baselines | analyze | tables``: the CPU half of the paper's protocol."""
+"""``reasonbench baselines | analyze | tables | compare``: the CPU half of the paper's protocol,
+and the check that two results agree."""
 
 from __future__ import annotations
 
@@ -105,6 +106,25 @@ def run_tables(cfg: DictConfig) -> int:
     return 0
 
 
+def run_compare(cfg: DictConfig) -> int:
+    from reasonbench.reports.compare import CompareError, Tolerance, compare
+
+    for key in ("left", "right"):
+        if OmegaConf.is_missing(cfg, key):
+            return fail(
+                "compare",
+                f"set {key}=... (a metrics file or a results directory), in the command line",
+            )
+    try:
+        tolerance = Tolerance(cfg.rtol, cfg.atol)
+        comparison = compare(Path(cfg.left), Path(cfg.right), tolerance, list(cfg.digests))
+    except CompareError as exc:
+        return fail("compare", f"{exc}, in the command line")
+    for line in comparison.lines():
+        print(line)
+    return 0 if comparison.agree else 1
+
+
 COMMANDS = {
     "baselines": (
         run_baselines,
@@ -115,6 +135,11 @@ COMMANDS = {
         "score predictions: accuracy, accounting, consistency, bootstrap, debt (Hydra)",
     ),
     "tables": (run_tables, "write the paper's tables (md/csv/tex) and figures (png) (Hydra)"),
+    "compare": (
+        run_compare,
+        "two metrics files or results directories within a tolerance; exit 1 if they differ "
+        "(Hydra)",
+    ),
 }
 
 

@@ -178,6 +178,15 @@ class TablesSchema:
 
 
 @dataclass
+class CompareSchema:
+    left: str = MISSING
+    right: str = MISSING
+    rtol: float = MISSING
+    atol: float = MISSING
+    digests: list[str] = MISSING
+
+
+@dataclass
 class JudgeSchema:
     name: str = MISSING
     factory: str = MISSING
@@ -298,6 +307,7 @@ for _name, _schema in (
     ("baselines", BaselinesSchema),
     ("analyze", AnalyzeSchema),
     ("tables", TablesSchema),
+    ("compare", CompareSchema),
     ("judge_card", JudgeCardSchema),
     ("evaluate", EvaluateSchema),
     ("train", TrainSchema),

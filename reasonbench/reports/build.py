@@ -10,7 +10,7 @@ from reasonbench.analysis.record import MetricsReport
 from reasonbench.io import OutputDir
 from reasonbench.reports import figures
 from reasonbench.reports.lookup import View
-from reasonbench.reports.render import Table
+from reasonbench.reports.render import Table, rounded
 from reasonbench.reports.tables import all_tables
 
 __all__ = ["all_tables", "build_tables", "write_reports"]
@@ -39,6 +39,9 @@ def write_reports(
     """``tables/<name>.{md,csv,tex}``, ``figures/<name>.png`` and a README indexing them.
     Returns the table names, every figure written, and those that say "no data"."""
     view, tables = build_tables(metrics, stats, paper, methods)
+    # figures plot the metrics at the tables' precision (render.DECIMALS), so a fitted float that
+    # differs in its last digits on another CPU moves no pixel
+    plotted = View(MetricsReport.from_json(rounded(view.report.to_json())), methods)
     index = [
         "# Results",
         "",
@@ -51,7 +54,7 @@ def write_reports(
             table.write(out)
             index.append(table.markdown())
         for name, draw in figures.FIGURES.items():
-            if not draw(view, out, f"figures/{name}.png"):
+            if not draw(plotted, out, f"figures/{name}.png"):
                 empty.append(name)
             written.append(name)
             index.append(f"![{name}](figures/{name}.png)\n")

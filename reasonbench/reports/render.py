@@ -2,14 +2,21 @@ r"""Render one table (header + rows of cells) as Markdown, CSV and LaTeX, writte
 
 Markdown cells are escaped (``|`` as ``\|``, a line break as ``<br>``) so every row has exactly
 as many cells as the header; a row of another length is refused when the table is built.
+
+One rounding rule for everything a reader sees (:data:`DECIMALS`): a float cell is written with
+two decimals in all three formats, CSV included, so the tables are byte-identical on machines
+whose fitted floats differ in their last digits (docs/analysis.md §10); the full-precision numbers
+are in ``metrics.json``. Figures plot the metrics rounded by the same rule (:func:`rounded`).
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reasonbench.io import OutputDir
 
@@ -18,8 +25,15 @@ Cell = str | int | float | None
 
 UNDEFINED = "—"
 
+# The decimals of every float a table shows (Markdown, CSV, LaTeX). Rates are shown in percentage
+# points, so a rate is shown to 0.01 pp (1e-4 of the rate): the paper's own precision, and two
+# orders of magnitude coarser than the cross-CPU differences seen (<= 1e-6 of a rate).
+DECIMALS = 2
+# The same precision for a rate before it is scaled to percentage points (figures plot rates).
+RATE_DECIMALS = DECIMALS + 2
 
-def fmt(value: Cell, digits: int = 2) -> str:
+
+def fmt(value: Cell, digits: int = DECIMALS) -> str:
     if value is None:
         return UNDEFINED
     if isinstance(value, bool):
@@ -27,6 +41,18 @@ def fmt(value: Cell, digits: int = 2) -> str:
     if isinstance(value, float):
         return f"{value:.{digits}f}"
     return str(value)
+
+
+def rounded(tree: Any, decimals: int = RATE_DECIMALS) -> Any:
+    """A JSON tree with every float rounded to ``decimals`` places (figures plot the metrics at
+    the precision the tables show them, so their bytes are as stable as the tables')."""
+    if isinstance(tree, float):
+        return round(tree, decimals) if math.isfinite(tree) else tree
+    if isinstance(tree, dict):
+        return {key: rounded(value, decimals) for key, value in tree.items()}
+    if isinstance(tree, list):
+        return [rounded(value, decimals) for value in tree]
+    return tree
 
 
 def md_cell(text: str) -> str:
@@ -72,7 +98,7 @@ class Table:
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(self.header)
         writer.writerows(
-            ["" if c is None else fmt(c) if isinstance(c, bool) else c for c in row]
+            ["" if c is None else fmt(c) if isinstance(c, bool | float) else c for c in row]
             for row in self.rows
         )
         return buffer.getvalue()

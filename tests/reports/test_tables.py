@@ -4,6 +4,7 @@ saying so."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from pathlib import Path
@@ -16,7 +17,8 @@ from reasonbench.analysis.record import FORMAT, Inference, MetricsReport
 from reasonbench.paper_figures import paper_figures
 from reasonbench.reports import figures
 from reasonbench.reports.build import write_reports
-from reasonbench.reports.render import Table
+from reasonbench.reports.compare import Tolerance, compare
+from reasonbench.reports.render import DECIMALS, Table
 from reasonbench.reports.tables import TABLES
 from tests.analysis import synth
 from tests.conftest import toy_strata
@@ -201,7 +203,58 @@ def test_markdown_escapes_cells_and_refuses_ragged_rows() -> None:
 def test_latex_escapes_and_csv_blanks() -> None:
     table_ = Table("t", "A_b & 50%", ["x_y", "v"], [["a&b", None], ["c", 1.5]])
     assert r"A\_b \& 50\%" in table_.latex() and r"a\&b & --" in table_.latex()
-    assert table_.csv().splitlines() == ["x_y,v", "a&b,", "c,1.5"]
+    assert table_.csv().splitlines() == ["x_y,v", "a&b,", "c,1.50"]
+
+
+def test_one_rounding_rule_in_every_format() -> None:
+    # a float shows DECIMALS decimals in Markdown, CSV and LaTeX alike; a count stays a count
+    table_ = Table("t", "T", ["n", "v", "w"], [[1312, 44.228799999999, 0.004999]])
+    assert DECIMALS == 2
+    assert table_.csv().splitlines()[1] == "1312,44.23,0.00"
+    assert "| 1312 | 44.23 | 0.00 |" in table_.markdown()
+    assert "1312 & 44.23 & 0.00 \\\\" in table_.latex()
+
+
+def test_every_csv_float_has_the_stated_decimals(built: Path) -> None:
+    floats = 0
+    for path in sorted((built / "r" / "tables").glob("*.csv")):
+        for row in list(csv.reader(path.open(newline="")))[1:]:
+            for cell in row:
+                if re.fullmatch(r"-?\d+\.\d+", cell):
+                    floats += 1
+                    assert len(cell.split(".")[1]) == DECIMALS, (path.name, cell)
+                else:
+                    assert not re.fullmatch(r"-?[\d.]+e-?\d+", cell), (path.name, cell)
+    assert floats > 100
+
+
+def test_last_digit_noise_moves_no_table_and_no_figure(
+    built: Path, toy_benchmark: Path, tmp_path: Path
+) -> None:
+    """What another CPU does to fitted floats (1e-8 to 1e-6 relative) changes metrics.json, but
+    not one byte of the tables, the README or the figures: they show and plot rounded values.
+    Exact ratios are left alone: 29/32 = 90.625 % lies on a rounding half, and noise would tip
+    it, but a ratio of counts is computed exactly, the same on every CPU."""
+    moved = 0
+
+    def noise(tree: Any) -> Any:
+        nonlocal moved
+        if isinstance(tree, float) and abs(tree * 20000 - round(tree * 20000)) > 1e-6:
+            moved += 1
+            return tree * (1 + 3e-7)
+        if isinstance(tree, dict):
+            return {k: noise(v) for k, v in tree.items()}
+        if isinstance(tree, list):
+            return [noise(v) for v in tree]
+        return tree
+
+    noisy = noise(json.loads((built / "metrics.json").read_text()))
+    assert moved > 500
+    stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
+    write_reports(noisy, stats, paper_figures(), ROLES, tmp_path / "r")
+    result = compare(built / "r", tmp_path / "r", Tolerance(0.0, 0.0))
+    assert result.agree and all(f.identical for f in result.files), "\n".join(result.lines())
+    assert {f.rel.split("/")[0] for f in result.files} >= {"tables", "figures", "README.md"}
 
 
 def test_tables_refuse_a_metrics_file_of_another_layout(
