@@ -238,6 +238,13 @@ class EvaluateSchema:
 
 
 @dataclass
+class CurveSchema:
+    every: int = MISSING
+    split: str = MISSING
+    examples: int = MISSING
+
+
+@dataclass
 class TrainSchema:
     model: ModelSchema = field(default_factory=ModelSchema)
     target: TargetSchema = field(default_factory=TargetSchema)
@@ -257,6 +264,7 @@ class TrainSchema:
     log_every: int = MISSING
     stop_after_steps: int | None = None
     progress: bool = MISSING
+    eval: CurveSchema = field(default_factory=CurveSchema)
 
 
 @dataclass

@@ -22,6 +22,18 @@ ARCHITECTURES: dict[str, dict[str, Any]] = {
         "max_position_embeddings": 4096,
         "tie_word_embeddings": True,
     },
+    # the CPU receipt predictor (conf/model/small_cpu.yaml): trained from scratch in full on a
+    # 2-core machine, wide and deep enough to learn the benchmark's rules (docs/training.md)
+    "small_cpu": {
+        "hidden_size": 256,
+        "intermediate_size": 768,
+        "num_hidden_layers": 4,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "head_dim": 64,
+        "max_position_embeddings": 4096,
+        "tie_word_embeddings": True,
+    },
     # smaller still: the rehearsal's stand-ins for both backbones (conf/model/tiny_*.yaml), so
     # every run of the protocol trains and predicts on a shared 2-core CPU in minutes
     "micro": {

@@ -10,6 +10,7 @@ reports the whole run.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from reasonbench.models.prompting import Encoded
 from reasonbench.progress import Progress
 from reasonbench.train import checkpoint
 from reasonbench.train.counters import Counters, Tally
+from reasonbench.train.curve import Curve
 from reasonbench.train.lora import batch_inputs, trainable_state
 from reasonbench.train.steps import rank_share, step_examples
 
@@ -60,6 +62,9 @@ class Training:
     out_dir: Path
     start_step: int = 0
     done: Counters = field(default_factory=Counters)  # counters at ``start_step``
+    curve: Curve | None = None  # the learning curve (``eval.*``), measured by the main process
+    decoder: Any = None  # the causal LM the curve decodes with (LoRA layers in place)
+    tokenizer: Any = None
 
 
 @dataclass
@@ -135,12 +140,27 @@ def run_loop(t: Training) -> LoopResult:
                 entry = {"step": step, "loss": loss, "lr": lr, "tokens": tokens}
                 with log_path.open("a", encoding="utf-8") as handle:
                     handle.write(json.dumps(entry) + "\n")
+        if t.curve is not None and t.curve.due(step, settings.total_steps):
+            measure_curve(t, step, tally, log_path)
         if step % settings.save_every == 0 or step == settings.total_steps:
             save(t, step, tally.total())
     bar.close()
     invocation = tally.invocation()
     finished = step >= settings.total_steps
     return LoopResult(t.start_step, step, finished, losses, t.done + invocation, invocation)
+
+
+def measure_curve(t: Training, step: int, tally: Tally, log_path: Path) -> None:
+    """One point of the learning curve; its decoding time is not training time."""
+    assert t.curve is not None
+    paused = time.perf_counter()
+    tokens = tally.total().tokens  # every process: the sum is a collective
+    if t.accelerator.is_main_process:
+        point = t.curve.measure(t.decoder, t.tokenizer, t.accelerator.device)
+        with log_path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps({"step": step, "tokens": tokens, "eval": point}) + "\n")
+    t.accelerator.wait_for_everyone()
+    tally.started += time.perf_counter() - paused
 
 
 def save(t: Training, step: int, total: Counters) -> None:

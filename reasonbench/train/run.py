@@ -27,6 +27,7 @@ from reasonbench.models.tuning import get_tuning, save_trained
 from reasonbench.models.varlen import NAME as VARLEN
 from reasonbench.progress import progress as iterate
 from reasonbench.train import checkpoint
+from reasonbench.train.curve import plan_curve
 from reasonbench.train.data import TrainExample, data_manifest, training_examples
 from reasonbench.train.fingerprint import (
     RUN_MARKERS,
@@ -165,6 +166,8 @@ def build_training(
     training = Training(
         accelerator, loss_module, peft_model, optimizer, scheduler, encoded,
         int(tokenizer.pad_token_id), settings, plan.out_dir,
+        curve=plan_curve(cfg, plan.data_dir, tokenizer),
+        decoder=tuning.causal_lm(peft_model), tokenizer=tokenizer,
     )  # fmt: skip
     latest = checkpoint.latest_checkpoint(plan.out_dir)
     if latest is not None:
