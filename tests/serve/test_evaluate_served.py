@@ -12,10 +12,10 @@ import pytest
 from reasonbench.cli.main import main
 from reasonbench.predictions import read_predictions
 from reasonbench.reports.judge_card import JudgeCard
-from tests.serve.servers import TinyServer
+from tests.serve.servers import FaultProxy, TinyServer
 
 
-def served(server: TinyServer, model: Path, cache: Path) -> list[str]:
+def served(server: TinyServer | FaultProxy, model: Path, cache: Path) -> list[str]:
     return [
         "judge=openai", "judge.name=tiny-served", f"judge.args.base_url={server.base_url}",
         f"judge.args.model={model}", f"judge.args.cache_dir={cache}", "judge.args.concurrency=4",
@@ -26,7 +26,7 @@ def served(server: TinyServer, model: Path, cache: Path) -> list[str]:
 
 def test_evaluate_served_judge_then_rerun_from_cache(
     server: TinyServer, served_model: Path, small_bench: Path, tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # fmt: skip
     preds = tmp_path / "predictions"
     argv = ["evaluate", f"data_dir={small_bench}", f"predictions_dir={preds}", "progress=false",
@@ -46,8 +46,11 @@ def test_evaluate_served_judge_then_rerun_from_cache(
     endpoint = summary["judge_description"]["endpoint"]
     assert endpoint["base_url"] == server.base_url and endpoint["api"] == "completions"
     before = (out / "seed0.jsonl").read_bytes()
-    assert main(argv) == 0  # everything cached: no request sent
-    assert "0 fetched, 30 cached" in capsys.readouterr().out
+    monkeypatch.delenv("REASONBENCH_PROGRESS", raising=False)  # off a terminal: plain lines
+    assert main([*argv, "progress=true"]) == 0  # everything cached: no request sent
+    printed = capsys.readouterr()
+    assert "0 fetched, 30 cached" in printed.out
+    assert printed.err == "evaluate tiny-served: 30 answers, all from the cache\n"  # one line
     again = json.loads((out / "usage.json").read_text())
     assert again["requests"] == 0 and again["cost"] == 0 and again["cost_all"] == usage["cost"]
     assert (out / "seed0.jsonl").read_bytes() == before
@@ -66,3 +69,47 @@ def test_judge_card_of_a_served_judge(
     printed = capsys.readouterr().out
     fetched = card.runs["distinct_prompts"] + card.data["items"]  # + the second base run
     assert f"{fetched} fetched, 0 cached" in printed
+
+
+FAST = ["judge.args.retry.backoff_s=0.01", "judge.args.retry.max_backoff_s=0.05",
+        "judge.args.retry.max_consecutive_failures=3"]  # fmt: skip
+
+
+def test_a_model_without_chat_template_stops_with_the_fix(
+    templateless_server: TinyServer, small_bench: Path, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    preds = tmp_path / "predictions"
+    argv = ["evaluate", f"data_dir={small_bench}", f"predictions_dir={preds}", "progress=false",
+            "splits=[shift_depth]", "judge=openai", "judge.name=no-template",
+            f"judge.args.base_url={templateless_server.base_url}",
+            f"judge.args.model={templateless_server.model}",
+            f"judge.args.cache_dir={tmp_path / 'served'}", *FAST]  # fmt: skip
+    assert main(argv) == 1  # api=chat, the default: the server answers HTTP 500
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and err.startswith("reasonbench evaluate: error: ")
+    assert (
+        "HTTP 500" in err
+        and "if the model has no chat template, set judge.args.api=completions" in err
+    )
+    assert not preds.exists()  # no empty output folder left behind
+
+
+def test_a_key_quoted_back_is_in_no_file_and_no_line(
+    proxy: FaultProxy, served_model: Path, small_bench: Path, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    secret = "sk-Q7vZ3xW9kP2mR8tYc4"
+    monkeypatch.setenv("RB_TEST_API_KEY", secret)
+    proxy.echo_key = True  # every answer ends with the key it was asked with
+    preds = tmp_path / "predictions"
+    argv = ["evaluate", f"data_dir={small_bench}", f"predictions_dir={preds}", "progress=true",
+            "splits=[shift_depth]", *served(proxy, served_model, tmp_path / "served"),
+            "judge.args.api_key_env=RB_TEST_API_KEY"]  # fmt: skip
+    assert main(argv) == 0
+    assert all(h.get("Authorization") == f"Bearer {secret}" for _, _, h in proxy.seen)
+    records = read_predictions(preds / "tiny-served" / "seed0.jsonl")
+    assert len(records) == 30 and all(r.raw_output.endswith(" ***") for r in records)
+    printed = capsys.readouterr()
+    shown = [printed.out, printed.err] + [p.read_text() for p in tmp_path.rglob("*") if p.is_file()]
+    assert not any(secret[i : i + 5] in text for text in shown for i in range(len(secret) - 4))
