@@ -1,6 +1,7 @@
 """``reasonbench evaluate`` and ``judge-card`` with ``judge=openai`` on the real tiny server:
 records, usage and cost beside them, a rerun that sends nothing, and the Judge Card answered
-through the same path."""
+through the same path. These runs are the worked example of docs/evaluate.md: every line it
+shows as checked is what they print (the docs' paths for the test's own)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,35 @@ from pathlib import Path
 import pytest
 
 from reasonbench.cli.main import main
+from reasonbench.io import read_manifest
+from reasonbench.models.tiny import build_tiny
 from reasonbench.predictions import read_predictions
 from reasonbench.reports.judge_card import JudgeCard
 from tests.serve.servers import FaultProxy, TinyServer
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = (ROOT / "docs" / "evaluate.md").read_text(encoding="utf-8")
+
+
+def as_in_docs(text: str, names: dict[Path, str]) -> list[str]:
+    """The lines of ``text`` with the test's paths written as the worked example names them."""
+    for path, name in names.items():
+        text = text.replace(str(path), name)
+    return text.splitlines()
+
+
+def not_in_docs(lines: list[str]) -> list[str]:
+    return [line for line in lines if line not in DOC]
+
+
+def test_the_worked_examples_inputs_are_the_tests(small_bench: Path, tiny_cache: Path,
+                                                   served_model: Path) -> None:  # fmt: skip
+    stats = read_manifest(small_bench, required=True)["stats"]  # what generate printed
+    assert (
+        f"wrote {stats['main_cases']:,} main cases and {stats['controls']:,} controls to rb\n"
+        in DOC
+    )
+    assert f"\ntiny/{build_tiny(small_bench, tiny_cache).name}\n" in DOC
 
 
 def served(server: TinyServer | FaultProxy, model: Path, cache: Path) -> list[str]:
@@ -34,6 +61,9 @@ def test_evaluate_served_judge_then_rerun_from_cache(
     assert main(argv) == 0
     printed = capsys.readouterr().out
     out = preds / "tiny-served"
+    assert not not_in_docs(as_in_docs(printed, {preds: "preds"}))
+    first = (out / "seed0.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    assert f"\n{first}\n" in DOC
     records = read_predictions(out / "seed0.jsonl")
     assert len(records) == 30 and {r.method for r in records} == {"tiny-served"}
     usage = json.loads((out / "usage.json").read_text())
@@ -51,9 +81,32 @@ def test_evaluate_served_judge_then_rerun_from_cache(
     printed = capsys.readouterr()
     assert "0 fetched, 30 cached" in printed.out
     assert printed.err == "evaluate tiny-served: 30 answers, all from the cache\n"  # one line
+    assert not not_in_docs(as_in_docs(printed.err + printed.out, {preds: "preds"}))
     again = json.loads((out / "usage.json").read_text())
     assert again["requests"] == 0 and again["cost"] == 0 and again["cost_all"] == usage["cost"]
     assert (out / "seed0.jsonl").read_bytes() == before
+    # the worked example goes on: analyze, then the tables with the judge in a role
+    metrics, tables = tmp_path / "metrics.json", tmp_path / "tables"
+    assert (
+        main(
+            [
+                "analyze",
+                f"data_dir={small_bench}",
+                f"predictions_dir={preds}",
+                f"out={metrics}",
+                "comparisons=[]",
+                "replicates=200",
+                "progress=false",
+            ]
+        )
+        == 0
+    )
+    assert main(["tables", f"data_dir={small_bench}", f"metrics={metrics}", f"out_dir={tables}",
+                 "methods.direct_receipt.method=tiny-served"]) == 0  # fmt: skip
+    printed = capsys.readouterr()
+    assert not not_in_docs(as_in_docs(printed.out, {metrics: "metrics.json", tables: "tables"}))
+    shift = (tables / "tables" / "shift.md").read_text(encoding="utf-8").splitlines()
+    assert not not_in_docs([shift[2], shift[3], next(r for r in shift if "tiny-served" in r)])
 
 
 def test_judge_card_of_a_served_judge(
@@ -69,6 +122,9 @@ def test_judge_card_of_a_served_judge(
     printed = capsys.readouterr().out
     fetched = card.runs["distinct_prompts"] + card.data["items"]  # + the second base run
     assert f"{fetched} fetched, 0 cached" in printed
+    assert not not_in_docs(as_in_docs(printed, {out: "card"}))
+    begins = (out / "judge_card.md").read_text(encoding="utf-8").split("\n\n")[:3]
+    assert "\n\n".join(begins) in DOC
 
 
 FAST = ["judge.args.retry.backoff_s=0.01", "judge.args.retry.max_backoff_s=0.05",
