@@ -184,7 +184,8 @@ class Client:
         if self.endpoint.api != "chat" or self.usage.fetched or self.usage.cached:
             return ""
         named = failure.status in (400, 422) and "template" in failure.body.lower()
-        if failure.kind != "http_5xx" and not named:
+        # on 5xx, transformers serve may also drop a connection now and then: any 5xx counts
+        if not (named or failure.kind == "http_5xx" or self.usage.failures["http_5xx"]):
             return ""
         return (
             "; no chat answer came back: if the model has no chat template, set "
