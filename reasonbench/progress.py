@@ -8,6 +8,10 @@ plain lines, at most one per 10 % of the work or per 30 s, with no carriage retu
 
 Either way it ends with one summary line of its own (``generate pools: 120 units in 12.3 s,
 9.8 units/s``). ``REASONBENCH_PROGRESS=lines`` forces plain lines, ``off`` silences progress.
+
+Units read back from a cache (``update(n, cached=True)``) are counted but are no work of this
+run: they print no line and do not count in the rate or the ETA, so a run answered wholly from
+its cache prints its summary line alone (``evaluate x: 320 answers, all from the cache``).
 """
 
 from __future__ import annotations
@@ -62,9 +66,10 @@ class Progress:
         self.mode = _mode(self.stream, enabled)
         self.clock = clock
         self.count = self._initial = initial  # a resumed job starts part-way; its rate does not
+        self.cached = 0  # units read back from a cache in this run
         self.started = clock()
         self._last_line = self.started
-        self._last_decile = int(initial / total / LINE_EVERY_FRACTION) if total else 0
+        self._last_decile = self._decile()
         self._closed = False
         self._postfix = ""
         self._bar: Any = None
@@ -75,10 +80,20 @@ class Progress:
                 total=total, desc=desc, unit=unit, leave=False, file=self.stream, initial=initial
             )
 
+    def _decile(self) -> int:
+        # in integers: 60 / 100 / 0.1 is 5.999... in floats, which put the 60 % line at 61 %
+        parts = round(1 / LINE_EVERY_FRACTION)
+        return self.count * parts // self.total if self.total else 0
+
+    def _done(self) -> int:
+        """Units this run did itself (neither resumed from before nor read from a cache)."""
+        return self.count - self._initial - self.cached
+
     def rate(self) -> float | None:
-        """Units per second in this run (a resumed job's earlier units do not count)."""
+        """Units per second in this run (a resumed job's earlier units and cached units do not
+        count)."""
         elapsed = self.clock() - self.started
-        done = self.count - self._initial
+        done = self._done()
         return done / elapsed if elapsed > 0 and done else None
 
     def status(self) -> str:
@@ -102,13 +117,17 @@ class Progress:
         if self._bar is not None:
             self._bar.set_postfix_str(self._postfix)
 
-    def update(self, n: int = 1) -> None:
+    def update(self, n: int = 1, cached: bool = False) -> None:
+        """``n`` more units done; ``cached``: read back from a cache rather than done now."""
         self.count += n
+        self.cached += n if cached else 0
         if self.mode == "bar":
             self._bar.update(n)
+        elif cached:  # a burst of cache hits is no progress worth a line, nor a rate
+            self._last_decile = self._decile()
         elif self.mode == "lines":
             now = self.clock()
-            decile = int(self.count / self.total / LINE_EVERY_FRACTION) if self.total else 0
+            decile = self._decile()
             due = now - self._last_line >= LINE_EVERY_SECONDS
             if (decile > self._last_decile or due) and (not self.total or self.count < self.total):
                 print(self.status(), file=self.stream, flush=True)
@@ -117,8 +136,12 @@ class Progress:
     def summary(self) -> str:
         elapsed = self.clock() - self.started
         rate = self.rate()
-        done = self.count - self._initial
+        done = self._done()
         line = f"{self.desc}: {done:,} {self.unit} in {format_seconds(elapsed)}"
+        if self.cached:
+            line = f"{line} and {self.cached:,} from the cache"
+            if not done:
+                line = f"{self.desc}: {self.cached:,} {self.unit}, all from the cache"
         if self._initial:
             line += f" (resumed at {self._initial:,}, now {self.count:,})"
         return line + (f", {rate:,.1f} {self.unit}/s" if rate is not None else "")

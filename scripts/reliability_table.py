@@ -110,6 +110,15 @@ def _not_json(tmp: Path, bench: Path) -> None:
     (tmp / "cube.json").write_text("{'sources': ['G']}")
 
 
+SERVED = ("evaluate", "judge=openai", "judge.args.base_url=http://127.0.0.1:8000/v1",
+          "judge.args.model=m")  # fmt: skip
+
+
+def _served(mistake: str, setting: str) -> Case:
+    """A served judge (``judge=openai``) with one wrong argument."""
+    return Case("served judges", mistake, (*SERVED, f"judge.args.{setting}"))
+
+
 CASES: tuple[Case, ...] = (
     Case("configuration", "a typo in a key, with `+`", ("generate", "+out_dri=<tmp>/x")),
     Case("configuration", "a typo in a key", ("generate", "out_dri=<tmp>/x")),
@@ -144,6 +153,21 @@ CASES: tuple[Case, ...] = (
             "out_dir=<tmp>/card",
         ),
     ),  # fmt: skip
+    Case(
+        "served judges",
+        "a served judge without its server's address",
+        ("evaluate", "judge=openai", "judge.name=qwen3-8b", "judge.args.model=Qwen/Qwen3-8B"),
+    ),
+    _served("a concurrency that is not a number", "concurrency=abc"),
+    _served("a fractional concurrency", "concurrency=1.5"),
+    _served("no request in flight", "concurrency=0"),
+    _served("a timeout that is not a number", "timeout_s=abc"),
+    _served("no timeout", "timeout_s=null"),
+    _served("a timeout that is not a number (NaN)", "timeout_s=nan"),
+    _served("an infinite timeout", "timeout_s=inf"),
+    _served("a zero timeout", "timeout_s=0"),
+    _served("a negative timeout", "timeout_s=-5"),
+    _served("a token budget that is not a number", "decoding.max_new_tokens=many"),
     Case(
         "outputs",
         "generate into a folder that is not a benchmark build",

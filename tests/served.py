@@ -1,6 +1,7 @@
 """Session fixtures of every served-model test (tests/serve, tests/certify): a copy of the tiny
 model made servable over both APIs and one real ``transformers serve`` of it on loopback, started
-once per session and killed at the end. Registered for the whole suite in tests/conftest.py."""
+once per session and killed at the end (and, forked by the same launcher, the tiny model as built,
+whose chat API fails). Registered for the whole suite in tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -42,6 +43,27 @@ def tiny_server(
     served_model: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[TinyServer]:
     server = TinyServer(served_model, tmp_path_factory.getbasetemp() / "tiny-server.log")
+    try:
+        server.start()
+        yield server
+    finally:
+        server.close()
+
+
+@pytest.fixture(scope="session")
+def templateless_server(
+    tiny_server: TinyServer,
+    small_bench: Path,
+    tiny_cache: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[TinyServer]:
+    """The tiny model as built, without a chat template, served by the same launcher: its
+    ``/v1/chat/completions`` answers HTTP 500, as ``transformers serve`` does for such a model."""
+    server = TinyServer(
+        build_tiny(small_bench, tiny_cache),
+        tmp_path_factory.getbasetemp() / "tiny-server.log",
+        launcher=tiny_server.launcher,
+    )
     try:
         server.start()
         yield server

@@ -60,3 +60,24 @@ def test_off_and_forced_modes(monkeypatch: pytest.MonkeyPatch) -> None:
 )
 def test_format_seconds(seconds: float, text: str) -> None:
     assert format_seconds(seconds) == text
+
+
+def test_cached_units_print_no_line_and_no_rate(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REASONBENCH_PROGRESS", raising=False)
+    stream, clock = io.StringIO(), Clock()
+    with Progress(320, "evaluate j", "answers", stream=stream, clock=clock) as bar:
+        for _ in range(320):  # a rerun answered wholly from the cache: a burst of hits
+            clock.now += 0.00002
+            bar.update(1, cached=True)
+    assert stream.getvalue().splitlines() == ["evaluate j: 320 answers, all from the cache"]
+    stream, clock = io.StringIO(), Clock()
+    with Progress(100, "evaluate j", "answers", stream=stream, clock=clock) as bar:
+        bar.update(50, cached=True)  # a resumed run: half cached, then half asked
+        for _ in range(50):
+            clock.now += 1.0
+            bar.update()
+    lines = stream.getvalue().splitlines()
+    # one line per tenth asked now (60 %, ..., 90 %), at the rate of the asked half alone
+    assert lines[0] == "evaluate j: 60/100 answers (60%), 1.0 answers/s, ETA 40 s"
+    assert len(lines) == 5
+    assert lines[-1] == "evaluate j: 50 answers in 50 s and 50 from the cache, 1.0 answers/s"

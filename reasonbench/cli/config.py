@@ -4,7 +4,8 @@
   closest valid one; adding keys (``+key=...``) or deleting them (``~key``) is refused outside
   ``hydra.*``, so a typo can never fall back to a default output;
 * values are checked against the command's typed schema (:mod:`reasonbench.cli.schemas`):
-  ``workers=two`` names the key and the expected type;
+  ``workers=two`` names the key and the expected type; so are a judge factory's arguments
+  (``judge.args.concurrency=abc``) where :data:`~reasonbench.cli.schemas.JUDGE_ARGS` types them;
 * a sweep (``seed=0,1,2`` with ``-m``) is checked value by value.
 
 Problems are :class:`ConfigError`, one line each.
@@ -13,6 +14,7 @@ Problems are :class:`ConfigError`, one line each.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -23,10 +25,18 @@ from typing import Any
 from omegaconf import DictConfig, ListConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from reasonbench.cli.schemas import SCHEMAS
+from reasonbench.cli.schemas import JUDGE_ARGS, SCHEMAS
 from reasonbench.registry import closest
 
-__all__ = ["CONF_DIR", "ConfigError", "compose", "key_help", "prepare", "validate"]
+__all__ = [
+    "CONF_DIR",
+    "ConfigError",
+    "compose",
+    "key_help",
+    "prepare",
+    "typed_judge_args",
+    "validate",
+]
 
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
 
@@ -202,6 +212,9 @@ def _expected(schema: type, key: str) -> str:
     node: Any = schema
     hint: Any = None
     for part in key.split("."):
+        inner = [a for a in typing.get_args(node) if a is not type(None)]
+        if type(None) in typing.get_args(node) and len(inner) == 1:
+            node = inner[0]  # an optional section (judge.args.decoding): its own fields' types
         hints = typing.get_type_hints(node)
         if part not in hints:
             return "another value"
@@ -238,6 +251,31 @@ def _check_types(config_name: str, cfg: DictConfig, setting: str) -> None:
         raise ConfigError(
             f"{key} must be {_expected(schema, key)}, got {value!r}, {setting}"
         ) from None
+    judge = resolved.get("judge")
+    if isinstance(judge, dict) and isinstance(judge.get("args"), dict):
+        typed_judge_args(str(judge.get("factory")), judge["args"], setting)
+
+
+def typed_judge_args(factory: str, args: dict[str, Any], setting: str = _WHERE) -> dict[str, Any]:
+    """``judge.args`` converted to the types of the factory's schema (``timeout_s: 60`` becomes
+    60.0), or the arguments as given for a factory without one. An argument of the wrong type is
+    a :class:`ConfigError` naming ``judge.args.<key>``; one the factory does not take is left to
+    :func:`reasonbench.judges.make_judge`, which lists the arguments it takes."""
+    if factory not in JUDGE_ARGS:
+        return dict(args)
+    schema = JUDGE_ARGS.get(factory)()
+    known = {f.name for f in dataclasses.fields(schema)}
+    given = {k: v for k, v in args.items() if k in known}
+    try:
+        typed = OmegaConf.merge(OmegaConf.structured(schema), given)
+    except OmegaConfBaseException as exc:
+        key = getattr(exc, "full_key", None) or "?"
+        raise ConfigError(
+            f"judge.args.{key} must be {_expected(schema, key)}, got "
+            f"{_value_at(given, key)!r}, {setting}"
+        ) from None
+    converted: Any = OmegaConf.to_container(typed)
+    return {k: converted[k] if k in given else v for k, v in args.items()}
 
 
 def _first(exc: BaseException) -> str:

@@ -5,22 +5,38 @@ from __future__ import annotations
 
 from typing import Any
 
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import MissingMandatoryValue
 
+from reasonbench.cli.config import typed_judge_args
 from reasonbench.judges import Judge, JudgeError, make_judge
 
 __all__ = ["configured_judge"]
 
 
+def _chosen_judge(cfg: DictConfig) -> str:
+    """The ``judge=`` option the command line chose (``openai``), as the user typed it; the
+    factory's name where Hydra did not compose the config (a test calling ``run(cfg)``)."""
+    if HydraConfig.initialized():
+        chosen = HydraConfig.get().runtime.choices.get("judge")
+        if chosen:
+            return str(chosen)
+    return str(cfg.judge.factory)
+
+
 def configured_judge(cfg: DictConfig) -> tuple[Judge, dict[str, Any]]:
-    """(judge, info recorded beside its results: factory and resolved args). A mandatory value
-    left unset (``???``) is a :class:`JudgeError` that says which key to set."""
+    """(judge, info recorded beside its results: factory and resolved args, typed by the
+    factory's schema where it has one). A mandatory value left unset (``???``) is a
+    :class:`JudgeError` that says which key to set, and for which ``judge=`` option (not the
+    judge's display name, ``judge.name``)."""
     try:
         args: Any = OmegaConf.to_container(cfg.judge.args, resolve=True, throw_on_missing=True)
     except MissingMandatoryValue as exc:
         raise JudgeError(
-            f"set {exc.full_key} (e.g. {exc.full_key}=...) for judge={cfg.judge.name}"
+            f"set {exc.full_key} (e.g. {exc.full_key}=...) for judge={_chosen_judge(cfg)}"
         ) from None
-    judge = make_judge(str(cfg.judge.factory), name=str(cfg.judge.name), **args)
-    return judge, {"factory": str(cfg.judge.factory), "args": args}
+    factory = str(cfg.judge.factory)
+    args = typed_judge_args(factory, args)
+    judge = make_judge(factory, name=str(cfg.judge.name), **args)
+    return judge, {"factory": factory, "args": args}

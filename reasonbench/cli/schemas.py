@@ -4,21 +4,98 @@ Each ``conf/<name>.yaml`` has a dataclass here (registered in :data:`SCHEMAS` un
 that says what type each key has; the YAML files keep the defaults and the one-line help
 comments. ``dict[str, Any]`` marks a subtree validated elsewhere (a benchmark spec, a judge
 factory's arguments). A command without a schema is still checked for unknown keys.
+
+A judge factory's arguments (``judge.args``) are typed by :data:`JUDGE_ARGS`: a schema derived
+from the factory's own signature (:func:`factory_schema`), so the two cannot drift, with the
+fields of the dataclasses its mapping arguments become (``decoding`` -> ``Decoding``).
 """
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
+import inspect
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Optional
 
 from omegaconf import MISSING
 
 from reasonbench.registry import Registry
 
-__all__ = ["SCHEMAS"]
+__all__ = ["JUDGE_ARGS", "SCHEMAS", "factory_schema"]
 
 SCHEMAS: Registry[type] = Registry("config schema")
+JUDGE_ARGS: Registry[Callable[[], type]] = Registry("judge arguments schema")
+"""Judge factory name -> a function building the schema of its ``judge.args`` (built on first
+use: the factory's module imports its dependencies)."""
+
+_SCALARS = (int, float, bool, str)
+
+
+def _field_type(hint: Any) -> Any:
+    """An OmegaConf-checkable type for a signature's annotation: scalars and their Optional stay,
+    sequences become lists, mappings dicts; anything else is left to the factory (``Any``)."""
+    parts = (
+        typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else ()
+    )
+    optional = type(None) in parts
+    members = [a for a in parts if a is not type(None)] if parts else [hint]
+    if len(members) != 1:
+        return Any
+    (base,) = members
+    origin = typing.get_origin(base)
+    if base in _SCALARS:
+        shaped: Any = base
+    elif origin in (list, tuple, collections.abc.Sequence) and typing.get_args(base)[:1] == (str,):
+        shaped = list[str]
+    elif origin in (dict, collections.abc.Mapping):
+        shaped = dict[str, Any]
+    else:
+        return Any
+    return Optional[shaped] if optional else shaped  # noqa: UP045 (OmegaConf reads Optional)
+
+
+def _thawed(cls: type) -> type:
+    """A mutable copy of dataclass ``cls`` (same fields, types and defaults): OmegaConf makes a
+    frozen dataclass's config read-only, so nothing could be merged into it."""
+    hints = typing.get_type_hints(cls)
+    fields = [
+        (f.name, hints[f.name], field(default=f.default))
+        for f in dataclasses.fields(cls)
+        if f.default is not dataclasses.MISSING
+    ]
+    return dataclasses.make_dataclass(f"{cls.__name__}Args", fields)
+
+
+def factory_schema(factory: Callable[..., Any], nested: Mapping[str, type]) -> type:
+    """The schema of a judge factory's keyword arguments (``name`` aside), from its signature;
+    ``nested`` names the arguments that are mappings of a dataclass's fields."""
+    hints = typing.get_type_hints(factory)
+    fields = []
+    for name in inspect.signature(factory).parameters:
+        if name == "name":
+            continue
+        kind = _field_type(hints.get(name, Any))
+        if name in nested:
+            optional = type(None) in typing.get_args(hints.get(name))
+            kind = Optional[_thawed(nested[name])] if optional else _thawed(nested[name])  # noqa: UP045
+        fields.append((name, kind, field(default=MISSING)))
+    return dataclasses.make_dataclass(f"{factory.__name__}_args", fields)
+
+
+@JUDGE_ARGS.register("openai")
+def _openai_args() -> type:
+    from reasonbench.judges.base import Decoding
+    from reasonbench.judges.served import openai_judge
+    from reasonbench.serve import Prices, RetryPolicy
+
+    return factory_schema(
+        openai_judge, {"decoding": Decoding, "retry": RetryPolicy, "prices": Prices}
+    )
 
 
 class Batching(Enum):

@@ -5,9 +5,11 @@ reading finds each key of the target's answer format (the last ``lines`` lines o
 ``answer_format``: ``verdict:``, ``old:``/``new:``/``receipt:``, ``rationale:``, ``cube:``)
 anywhere in the answer — case-insensitive, ignoring markdown emphasis, backticks, heading and
 bullet marks; the last occurrence wins, as models tend to restate their final answer — rebuilds
-the canonical lines and hands them to the same frozen strict parser. How many answers only the
-lenient reading accepts separates formatting failures from reasoning failures; ``parse_ok`` and
-every metric stay strict.
+the canonical lines and hands them to the same frozen strict parser. It reads the whole answer
+(:func:`whole_answer`: the output without its leading reasoning block, *not* cut to the target's
+lines as the strict parser's input is), so an answer after a line of preamble counts. How many
+answers only the lenient reading accepts separates formatting failures from reasoning failures;
+``parse_ok`` and every metric stay strict.
 """
 
 from __future__ import annotations
@@ -15,9 +17,10 @@ from __future__ import annotations
 import re
 
 from reasonbench.core.sources import GNA
+from reasonbench.serve.wire import split_reasoning
 from reasonbench.targets import ParseResult, get_target, parse_target
 
-__all__ = ["answer_keys", "lenient_parse"]
+__all__ = ["answer_keys", "lenient_parse", "whole_answer"]
 
 MARKS = re.compile(r"[*`_#>]+")
 BULLET = re.compile(r"^\s*(?:[-+•]|\d+[.)])\s+")
@@ -33,6 +36,12 @@ def answer_keys(target: str) -> tuple[tuple[str, bool], ...]:
 def _value(value: str, verdict: bool) -> str:
     value = value.strip().rstrip(".,;")
     return value.lower() if verdict or value.lower() == "none" else value
+
+
+def whole_answer(raw: str) -> str:
+    """What the lenient reading reads of a judge's raw output: all of it but a leading reasoning
+    block (keys in the reasoning are the model thinking, not answering)."""
+    return split_reasoning(raw)[0]
 
 
 def lenient_parse(target: str, text: str, labels: frozenset[str]) -> ParseResult:

@@ -6,7 +6,9 @@ answering path (:func:`reasonbench.judges.answering.ask_judge`, also behind the 
 answer becomes a prediction record (docs/predictions.md) of method ``judge.name``, seed
 ``seed + r`` and the judge's target: ``raw_output`` is the judge's whole output; the frozen strict
 parser reads the answer (reasoning removed, cut to the target's lines) and decides ``parse_ok``;
-a lenient reading is counted beside it in ``evaluate.json``. A served judge's token usage and
+a lenient reading of the whole answer (reasoning removed, not cut) is counted beside it in
+``evaluate.json``: an answer counts there when either reading accepts it, so the lenient count is
+never below the strict one. A served judge's token usage and
 cost go to ``usage.json``.
 """
 
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from reasonbench.evaluate.lenient import lenient_parse
+from reasonbench.evaluate.lenient import lenient_parse, whole_answer
 from reasonbench.evaluate.outputs import check_method_unique, read_rows
 from reasonbench.io import OutputDir, manifest_hash, read_manifest
 from reasonbench.judges.answering import Output, ask_judge
@@ -101,12 +103,14 @@ def evaluate(
         for run, seed in enumerate(seeds):
             with out.writing(f"seed{seed}.jsonl") as tmp, JsonlWriter(tmp) as writer:
                 for row in rows:
-                    said = answers[row["prompt"]][run]
-                    record = _record(row, judge, seed, said, labels[row["stratum"]])
+                    said, allowed = answers[row["prompt"]][run], labels[row["stratum"]]
+                    record = _record(row, judge, seed, said, allowed)
                     parse_ok[row["split"]] += record.parse_ok
                     if settings.lenient:
-                        lenient = lenient_parse(judge.target, said.text, labels[row["stratum"]])
-                        lenient_ok[row["split"]] += not isinstance(lenient, ParseFailure)
+                        lenient = lenient_parse(judge.target, whole_answer(said.raw), allowed)
+                        lenient_ok[row["split"]] += record.parse_ok or not isinstance(
+                            lenient, ParseFailure
+                        )
                     writer.write(record)
         per_split = Counter(r["split"] for r in rows)
         summary: dict[str, Any] = {

@@ -56,17 +56,16 @@ def check_no_file_in_the_way(path: Path) -> None:
             return
 
 
-def ensure_directory(directory: Path) -> None:
-    """Create ``directory`` and its parents; a failure is one clear line naming the culprit."""
+def ensure_directory(directory: Path) -> list[Path]:
+    """Create ``directory`` and its parents; a failure is one clear line naming the culprit.
+    Returns the directories it created, deepest first."""
     check_no_file_in_the_way(directory)
+    missing = [d for d in (directory, *directory.parents) if not d.exists()]
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise OutputError(f"cannot create directory {directory}: {exc.strerror}") from None
-
-
-def _writable_parent(path: Path) -> None:
-    ensure_directory(path.parent)
+    return missing
 
 
 def replace_directory(
@@ -116,6 +115,7 @@ class OutputDir:
         check_no_file_in_the_way(root)
         self._ledger = self._read_ledger()
         self._written: dict[str, str] = {}
+        self._created: list[Path] = []  # directories this command made, deepest first
 
     def _read_ledger(self) -> dict[str, dict[str, Any]]:
         path = self.root / LEDGER
@@ -149,7 +149,7 @@ class OutputDir:
                     f"{path} was changed since reasonbench wrote it; it is left untouched: "
                     "choose another output directory, or pass overwrite=true to replace it"
                 )
-        _writable_parent(path)
+        self._created = ensure_directory(path.parent) + self._created
         return path
 
     @contextlib.contextmanager
@@ -188,5 +188,15 @@ class OutputDir:
     def __enter__(self) -> OutputDir:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         self.commit()  # also after a failure: what was written is ours and may be replaced later
+        if kind is not None:
+            self._remove_empty_created()
+
+    def _remove_empty_created(self) -> None:
+        """After a failure, the directories this command created and left empty go again (a
+        stopped run leaves no empty output folder); anything holding a file stays."""
+        for directory in self._created:
+            with contextlib.suppress(OSError):  # not empty, or gone: leave it
+                directory.rmdir()
+        self._created = []

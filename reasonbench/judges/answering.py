@@ -22,7 +22,7 @@ A judge that keeps more than the parsed text implements :class:`RawAnswers`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -42,7 +42,13 @@ __all__ = [
 ]
 
 CHUNK = 64  # prompts per generate() call of a local judge: the unit of caching and progress
-Progress = Callable[[int], None]  # called with the number of answers just finished
+
+
+class Progress(Protocol):
+    """Called with the number of answers just finished, and whether they came from a cache
+    (:meth:`reasonbench.progress.Progress.update`: cache hits print no progress line)."""
+
+    def __call__(self, done: int, /, cached: bool = False) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -106,14 +112,15 @@ def _one_run(
                          "chunk": within, "index": i if within else None})
             for i, p in enumerate(chunk)
         ]  # fmt: skip
-        if not all(k in store for k in keys):
+        hit = all(k in store for k in keys)
+        if not hit:
             fresh = judge_answers(judge, chunk, seed)
             store.put(
                 [{"key": k, "text": a.text, "raw": a.raw} for k, a in zip(keys, fresh, strict=True)]
             )
         out += [Output(store.get(k)["text"], store.get(k)["raw"]) for k in keys]
         if progress is not None:
-            progress(len(chunk))
+            progress(len(chunk), cached=hit)
     return out
 
 

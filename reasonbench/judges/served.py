@@ -18,18 +18,20 @@ zero jitter is verified, never assumed.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from reasonbench.cache import content_key
-from reasonbench.judges.answering import Output
+from reasonbench.judges.answering import Output, Progress
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.hf import trim_lines
 from reasonbench.judges.prompting import Prompter, fewshot_examples
 from reasonbench.serve import Client, Endpoint, Prices, Reply, RetryPolicy, Sampling, Usage
 
 __all__ = ["ServedJudge", "openai_judge", "sampling_of"]
+
+ARGS = "judge.args."  # where the configuration keeps this factory's arguments (conf/judge/)
 
 
 def sampling_of(decoding: Decoding, stop: Sequence[str] = ()) -> Sampling:
@@ -84,14 +86,12 @@ class ServedJudge:
     def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
         return self.stream(prompts, seed, None)
 
-    def stream(
-        self, prompts: Sequence[str], seed: int, progress: Callable[[int], None] | None
-    ) -> list[Output]:
-        """The answers of one run; ``progress(1)`` per answer (cached ones first, then each as it
-        arrives). The client caches each answer itself."""
+    def stream(self, prompts: Sequence[str], seed: int, progress: Progress | None) -> list[Output]:
+        """The answers of one run; ``progress(1, cached)`` per answer (cached ones first, then each
+        as it arrives). The client caches each answer itself."""
         saved = self.client.on_reply
         if progress is not None:
-            self.client.on_reply = lambda _reply: progress(1)
+            self.client.on_reply = lambda reply: progress(1, reply.cached)
         try:
             replies = self.replies(prompts, seed)
         finally:
@@ -132,16 +132,19 @@ def openai_judge(
     max_tokens_key: str = "max_tokens",
     extra_body: Mapping[str, Any] | None = None,
 ) -> ServedJudge:
-    """A served model; the key is read from the environment variable named ``api_key_env``."""
+    """A served model; the key is read from the environment variable named ``api_key_env``.
+    The endpoint checks its own fields (no silent ``int()``: ``concurrency=1.5`` is refused, not
+    read as 1) and its messages name them as ``judge.args.<key>``."""
     endpoint = Endpoint(
         base_url=base_url,
         model=model,
         api=api,
         api_key_env=api_key_env,
-        concurrency=int(concurrency),
-        timeout_s=float(timeout_s),
+        concurrency=concurrency,
+        timeout_s=timeout_s,
         max_tokens_key=max_tokens_key,
         extra_body=dict(extra_body or {}),
+        key_prefix=ARGS,
     )
     if num_fewshot and data_dir is None:
         raise JudgeError("num_fewshot > 0 needs data_dir (the examples come from its train split)")

@@ -19,12 +19,21 @@ import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
 
 from reasonbench.cache import GenerationCache
-from reasonbench.serve.config import Endpoint, Prices, RetryPolicy, Sampling, ServeError, redact
+from reasonbench.serve.config import (
+    Endpoint,
+    Prices,
+    RetryPolicy,
+    Sampling,
+    ServeError,
+    redact,
+    redact_json,
+)
 from reasonbench.serve.retry import backoff, failure_kind, retry_after
 from reasonbench.serve.usage import Usage
 from reasonbench.serve.wire import BadResponse, Input, Reply, read_reply, request_body, request_key
@@ -32,6 +41,30 @@ from reasonbench.serve.wire import BadResponse, Input, Reply, read_reply, reques
 __all__ = ["Client"]
 
 EXCERPT = 160  # characters of a refusing server's body quoted in the error
+
+
+def excerpt(body: bytes, endpoint: Endpoint) -> str:
+    """The start of a server's error body, on one line, for a message: the whole body is
+    redacted *before* it is cut, since a key across the cut would no longer match and its first
+    part would be shown."""
+    return " ".join(redact(body.decode("utf-8", "replace"), endpoint).split())[:EXCERPT]
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """One failed attempt: ``kind`` names a retryable failure (``None``: a refusal); ``what``
+    describes it (with an excerpt of the server's body, redacted)."""
+
+    kind: str | None
+    what: str
+    status: int | None = None
+    body: str = ""  # the start of an HTTP error's body, redacted
+    retry_after: str | None = None
+
+    @property
+    def wait(self) -> float | None:
+        """The seconds the server asked to wait (``Retry-After``), if it did."""
+        return retry_after(self.retry_after)
 
 
 class _Run:
@@ -121,33 +154,43 @@ class Client:
 
     async def _attempt(
         self, session: aiohttp.ClientSession, key: str, payload: bytes
-    ) -> Reply | tuple[str, float | None, str]:
-        """A reply, or (failure kind, Retry-After seconds, description) for a retryable
-        failure; raises :class:`ServeError` for a refusal."""
+    ) -> Reply | _Failure:
+        """A reply, or the failure of this attempt (retryable or a refusal)."""
         url = self.endpoint.url
         try:
             async with session.post(url, data=payload) as response:
                 body = await response.read()
                 status, wait = response.status, response.headers.get("Retry-After")
         except asyncio.TimeoutError:
-            return "timeout", None, f"no answer within {self.endpoint.timeout_s:g} s"
+            return _Failure("timeout", f"no answer within {self.endpoint.timeout_s:g} s")
         except aiohttp.ClientPayloadError as exc:
-            return "bad_response", None, f"truncated body ({type(exc).__name__})"
+            return _Failure("bad_response", f"truncated body ({type(exc).__name__})")
         except aiohttp.ClientError as exc:
-            return "connection", None, f"{type(exc).__name__}: {exc}"
+            return _Failure("connection", f"{type(exc).__name__}: {exc}")
         if status == 200:
             try:
-                return read_reply(key, json.loads(body), self.endpoint.api)
+                # an answer that echoes the key is kept, cached and recorded with it redacted
+                data = redact_json(json.loads(body), self.endpoint)
+                return read_reply(key, data, self.endpoint.api)
             except (ValueError, BadResponse) as exc:  # JSONDecodeError is a ValueError
-                return "bad_response", None, f"unreadable response ({exc})"
-        excerpt = body[:EXCERPT].decode("utf-8", "replace").replace("\n", " ")
-        kind = failure_kind(status)
-        if kind is None:
-            raise ServeError(
-                f"HTTP {status} from {url} (not retryable; check base_url, model, api and "
-                f"api_key_env): {excerpt}"
-            )
-        return kind, retry_after(wait), f"HTTP {status}: {excerpt}"
+                return _Failure("bad_response", f"unreadable response ({exc})")
+        text = excerpt(body, self.endpoint)
+        return _Failure(failure_kind(status), f"HTTP {status}: {text}", status, text, wait)
+
+    def _chat_hint(self, failure: _Failure) -> str:
+        """Why a chat request may fail for good while plain prompts would work: a model without
+        a chat template (``transformers serve`` answers HTTP 500, vLLM 400 naming the template).
+        Said only while no chat answer has ever come back for this model."""
+        if self.endpoint.api != "chat" or self.usage.fetched or self.usage.cached:
+            return ""
+        named = failure.status in (400, 422) and "template" in failure.body.lower()
+        # on 5xx, transformers serve may also drop a connection now and then: any 5xx counts
+        if not (named or failure.kind == "http_5xx" or self.usage.failures["http_5xx"]):
+            return ""
+        return (
+            "; no chat answer came back: if the model has no chat template, set "
+            f"{self.endpoint.key('api')}=completions"
+        )
 
     async def _one(
         self, session: aiohttp.ClientSession, run: _Run, key: str, payload: bytes
@@ -155,32 +198,36 @@ class Client:
         policy, url = self.retry, self.endpoint.url
         for attempt in range(policy.max_attempts):
             self.usage.requests += 1
-            try:
-                outcome = await self._attempt(session, key, payload)
-            except ServeError as exc:
-                refused = redact(str(exc), self.endpoint)
-                raise ServeError(refused + self._kept(), refused) from None
+            outcome = await self._attempt(session, key, payload)
             if isinstance(outcome, Reply):
                 run.consecutive = 0
                 return outcome
-            kind, wait, what = outcome
-            what = redact(what, self.endpoint)
-            self.usage.failures[kind] += 1
+            what = redact(outcome.what, self.endpoint)
+            if outcome.kind is None:  # refused: the server will never accept this request
+                refused = (
+                    f"HTTP {outcome.status} from {url} (not retryable; check base_url, model, api "
+                    f"and api_key_env): {outcome.body}{self._chat_hint(outcome)}"
+                )
+                raise ServeError(refused + self._kept(), refused)
+            self.usage.failures[outcome.kind] += 1
             run.consecutive += 1
             reason = None
             if run.consecutive >= policy.max_consecutive_failures:
                 reason = f"{run.consecutive} consecutive failed requests to {url}, last: {what}"
             elif attempt + 1 == policy.max_attempts:
                 reason = f"a request to {url} failed {policy.max_attempts} times, last: {what}"
-            elif wait is not None and wait > policy.max_wait_s:
+            elif outcome.wait is not None and outcome.wait > policy.max_wait_s:
                 reason = (
-                    f"{url} asks to retry after {wait:.0f} s (more than max_wait_s "
+                    f"{url} asks to retry after {outcome.wait:.0f} s (more than max_wait_s "
                     f"{policy.max_wait_s:g})"
                 )
             if reason is not None:
+                reason += self._chat_hint(outcome)
                 raise ServeError(reason + self._kept(), reason)
             self.usage.retries += 1
-            await asyncio.sleep(wait if wait is not None else backoff(attempt, policy))
+            await asyncio.sleep(
+                outcome.wait if outcome.wait is not None else backoff(attempt, policy)
+            )
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _kept(self) -> str:

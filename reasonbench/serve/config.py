@@ -2,17 +2,30 @@
 
 The API key is never a field: :class:`Endpoint` holds the *name* of the environment variable
 that holds it (``api_key_env``), read only when a request's headers are built. So no config,
-cache entry, usage file, log line or exception message can contain the key, whatever is
-printed; :func:`redact` also scrubs it from any text that came back from a server.
+cache entry, usage file, log line or exception message can contain the key from our side; what
+comes back from a server may echo it, so :func:`redact` and :func:`redact_json` replace it by
+``***`` in every text a server sent before anything reads it — an error body before it is cut to
+an excerpt, an answer before it is cached or recorded.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-__all__ = ["APIS", "Endpoint", "Prices", "RetryPolicy", "Sampling", "ServeError", "redact"]
+__all__ = [
+    "APIS",
+    "Endpoint",
+    "Prices",
+    "RetryPolicy",
+    "Sampling",
+    "ServeError",
+    "redact",
+    "redact_json",
+]
 
 APIS = ("chat", "completions")  # /v1/chat/completions, /v1/completions (base models)
 
@@ -28,9 +41,17 @@ class ServeError(RuntimeError):
         self.reason = message if reason is None else reason
 
 
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 @dataclass(frozen=True)
 class Endpoint:
-    """An OpenAI-compatible server: ``base_url`` ends before the API path (``…/v1``)."""
+    """An OpenAI-compatible server: ``base_url`` ends before the API path (``…/v1``).
+
+    ``key_prefix`` is how the caller's configuration names these fields (``judge.args.`` for the
+    ``openai`` judge): messages then name the key to change (``judge.args.timeout_s must be ...``).
+    It only words messages: it is no part of the endpoint's identity or record."""
 
     base_url: str
     model: str
@@ -40,18 +61,39 @@ class Endpoint:
     timeout_s: float = 60.0  # one request, connect to last byte
     max_tokens_key: str = "max_tokens"  # OpenAI's reasoning models want max_completion_tokens
     extra_body: dict[str, Any] = field(default_factory=dict)  # more request fields (in the key)
+    key_prefix: str = field(default="", compare=False, repr=False)
+
+    def key(self, name: str) -> str:
+        """The configuration key of field ``name``, as the user writes it."""
+        return f"{self.key_prefix}{name}"
 
     def __post_init__(self) -> None:
         if self.api not in APIS:
-            raise ServeError(f"api must be one of {list(APIS)}, got {self.api!r}")
-        if not self.base_url.startswith(("http://", "https://")):
-            raise ServeError(f"base_url must start with http:// or https://, got {self.base_url!r}")
-        if not self.model:
-            raise ServeError("model is empty: give the served model's name")
-        if self.concurrency < 1 or self.timeout_s <= 0:
+            raise ServeError(f"{self.key('api')} must be one of {list(APIS)}, got {self.api!r}")
+        if not isinstance(self.base_url, str) or not self.base_url.startswith(
+            ("http://", "https://")
+        ):
             raise ServeError(
-                f"concurrency must be >= 1 and timeout_s > 0, got {self.concurrency}, "
-                f"{self.timeout_s}"
+                f"{self.key('base_url')} must start with http:// or https://, got {self.base_url!r}"
+            )
+        if not isinstance(self.model, str) or not self.model:
+            raise ServeError(
+                f"{self.key('model')} must be the served model's name, got {self.model!r}"
+            )
+        # a bool is an int to Python, and 1.5 requests in flight is no setting: refuse both
+        whole = isinstance(self.concurrency, int) and not isinstance(self.concurrency, bool)
+        if not whole or self.concurrency < 1:
+            raise ServeError(
+                f"{self.key('concurrency')} must be an integer >= 1, got {self.concurrency!r}"
+            )
+        # NaN compares false with everything, so "<= 0" alone would let it through and switch
+        # the timeout off; infinity would too
+        if not _is_number(self.timeout_s) or not (
+            math.isfinite(self.timeout_s) and self.timeout_s > 0
+        ):
+            raise ServeError(
+                f"{self.key('timeout_s')} must be a finite number of seconds > 0, got "
+                f"{self.timeout_s!r}"
             )
 
     @property
@@ -61,7 +103,9 @@ class Endpoint:
 
     def to_json(self) -> dict[str, Any]:
         """The endpoint as recorded beside results (the key's variable name, never the key)."""
-        return {**asdict(self), "extra_body": dict(self.extra_body)}
+        record = {**asdict(self), "extra_body": dict(self.extra_body)}
+        del record["key_prefix"]  # how messages word the keys, not what was asked
+        return record
 
     def api_key(self) -> str | None:
         """The key, read from the environment at request time (never stored)."""
@@ -69,7 +113,9 @@ class Endpoint:
             return None
         key = os.environ.get(self.api_key_env)
         if not key:
-            raise ServeError(f"environment variable {self.api_key_env} (api_key_env) is not set")
+            raise ServeError(
+                f"environment variable {self.api_key_env} ({self.key('api_key_env')}) is not set"
+            )
         return key
 
     def headers(self) -> dict[str, str]:
@@ -78,10 +124,33 @@ class Endpoint:
         return {"Content-Type": "application/json", **auth}
 
 
-def redact(text: str, endpoint: Endpoint) -> str:
-    """``text`` with the endpoint's key (if set in the environment) replaced by ``***``."""
+def _key_forms(endpoint: Endpoint) -> tuple[str, ...]:
+    """The key as a server may echo it: as sent, and escaped inside a JSON string (a key holding
+    ``/`` or ``"`` reads differently there); longest first, so no form leaves part of another."""
     key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
-    return text.replace(key, "***") if key else text
+    if not key:
+        return ()
+    return tuple(sorted({key, json.dumps(key)[1:-1]}, key=len, reverse=True))
+
+
+def redact(text: str, endpoint: Endpoint) -> str:
+    """``text`` with the endpoint's key (if set in the environment) replaced by ``***``. Redact
+    whole texts, then cut them: a key cut first would no longer match, and its first part would
+    be shown."""
+    for form in _key_forms(endpoint):
+        text = text.replace(form, "***")
+    return text
+
+
+def redact_json(value: Any, endpoint: Endpoint) -> Any:
+    """A decoded JSON value with the key redacted in every string in it, keys included."""
+    if isinstance(value, str):
+        return redact(value, endpoint)
+    if isinstance(value, list):
+        return [redact_json(v, endpoint) for v in value]
+    if isinstance(value, dict):
+        return {redact(str(k), endpoint): redact_json(v, endpoint) for k, v in value.items()}
+    return value
 
 
 @dataclass(frozen=True)

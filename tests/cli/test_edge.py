@@ -165,3 +165,27 @@ def test_help_example_sets_one_of_the_commands_own_keys(
     example = text.split("(e.g. ")[1].split(")")[0].split("=")[0]
     keys = text.split("keys (default; what it does):\n")[1].splitlines()
     assert example in {line.split()[0] for line in keys}
+
+
+def test_judge_args_are_typed_by_the_factorys_own_signature() -> None:
+    from reasonbench.cli.config import ConfigError, typed_judge_args
+
+    # typed as the factory declares: 60 seconds become 60.0, a section keeps its given keys
+    given = {"base_url": "http://x/v1", "timeout_s": 60, "decoding": {"max_new_tokens": 4},
+             "stop": [], "colour": "red"}  # fmt: skip
+    typed = typed_judge_args("openai", given)
+    assert typed["timeout_s"] == 60.0 and isinstance(typed["timeout_s"], float)
+    assert typed["decoding"]["max_new_tokens"] == 4
+    assert typed["colour"] == "red"  # not the factory's: make_judge names what it takes
+    for key, value, expected in [
+        ("concurrency", 1.5, "an integer"),
+        ("timeout_s", None, "a number"),
+        ("system_prompt", "maybe", "true or false"),
+        ("api_key_env", [1], "a string or null"),
+    ]:
+        with pytest.raises(ConfigError) as refused:
+            typed_judge_args("openai", {key: value})
+        assert str(refused.value) == (
+            f"judge.args.{key} must be {expected}, got {value!r}, in the command line"
+        )
+    assert typed_judge_args("my.module:factory", {"x": "1"}) == {"x": "1"}  # no schema: as given

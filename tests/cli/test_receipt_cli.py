@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -101,3 +102,15 @@ def test_console_script_help() -> None:
         check=True,
     )
     assert "receipt" in result.stdout and "grounds" in result.stdout
+
+
+def test_docs_semantics_shows_the_real_cell_order_and_receipt(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """docs/semantics.md: the cell order of (G, N, A), and ``reasonbench receipt`` on its input."""
+    from reasonbench.core.sources import GNA, cell_key, cell_order
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "semantics.md").read_text("utf-8")
+    order = ", ".join(cell_key(m, GNA) or "∅" for m in cell_order(3))
+    assert f"```\n{order}\n```" in doc
+    blocks = re.findall(r"```json\n(.*?)```", doc[doc.index("## Receipt JSON") :], re.DOTALL)
+    code, out, _ = run_cli([], blocks[0], capsys, monkeypatch)
+    assert code == 0 and json.loads(out) == json.loads(blocks[1])

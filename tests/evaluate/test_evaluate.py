@@ -5,11 +5,15 @@ from the cache byte for byte; foreign prediction files are never overwritten."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from reasonbench.cli.main import main
+from reasonbench.evaluate import EvaluateSettings, evaluate
+from reasonbench.judges.answering import Output
+from reasonbench.judges.hf import trim_answer
 from reasonbench.predictions import load_predictions, read_predictions
 
 SPLITS = "splits=[test_locked,controls_locked]"
@@ -107,11 +111,13 @@ def test_foreign_predictions_are_never_overwritten(
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["judge=openai"], "set judge.args.base_url"),
+        # the judge= option the user typed, not the judge's display name
+        (["judge=openai", "judge.name=qwen"], "set judge.args.base_url (e.g. "
+         "judge.args.base_url=...) for judge=openai"),
         (["judge=majority", "splits=[nope]"], "split 'nope' not found"),
-        (["judge=majority", "runs=0"], "runs must be >= 1"),
+        (["judge=majority", "runs=0"], "runs must be >= 1, got 0"),
     ],
-)
+)  # fmt: skip
 def test_bad_configs_get_one_line(
     small_bench: Path,
     tmp_path: Path,
@@ -119,6 +125,48 @@ def test_bad_configs_get_one_line(
     extra: list[str],
     message: str,
 ) -> None:
-    assert main(evaluate_argv(small_bench, tmp_path, *extra)) == 2
+    assert main(evaluate_argv(small_bench, tmp_path / "preds", *extra)) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and message in err
+    assert len(err.splitlines()) == 1 and err.startswith(f"reasonbench evaluate: error: {message}")
+    assert not (tmp_path / "preds").exists()  # refused before anything was asked or made
+
+
+class Preamble:
+    """A judge that answers ``direct_verdict`` after a line of preamble (even prompts), or
+    answers at once and then restates a verdict outside the labels (odd prompts)."""
+
+    name, target, sampling = "preamble", "direct_verdict", False
+
+    def answers(self, prompts: Sequence[str], seed: int = 0) -> list[Output]:
+        said = [
+            "Here is my answer.\nverdict: refer"
+            if i % 2 == 0
+            else "verdict: refer\nOn reflection, verdict: maybe"
+            for i, _ in enumerate(prompts)
+        ]
+        return [Output(trim_answer(raw, self.target), raw) for raw in said]
+
+    def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
+        return [a.text for a in self.answers(prompts, seed)]
+
+
+def test_the_lenient_reading_sees_the_whole_answer(small_bench: Path, tmp_path: Path) -> None:
+    settings = EvaluateSettings(
+        data_dir=small_bench,
+        splits=("shift_depth",),
+        out_dir=tmp_path / "preds" / "preamble",
+        predictions_dir=tmp_path / "preds",
+        progress=False,
+    )
+    summary = evaluate(Preamble(), settings)
+    records = read_predictions(settings.out_dir / "seed0.jsonl")
+    # "refer" is a label of every stratum: the strict parser accepts what it reads, the first
+    # line, on odd prompts only; the lenient reading accepts the preamble answers from the whole
+    # output, and counts every answer the strict parser accepted
+    assert (
+        summary["parse_ok"]
+        == {"shift_depth": 15}
+        == {"shift_depth": sum(r.parse_ok for r in records)}
+    )
+    assert summary["lenient_parse_ok"] == {"shift_depth": 30}
+    assert all(r.raw_output.startswith(("Here is", "verdict: refer\nOn")) for r in records)

@@ -84,3 +84,20 @@ def test_replace_directory_keeps_foreign_directories(tmp_path: Path) -> None:
     replace_directory(staging, target, ours, "a build", overwrite=False)
     assert (target / "MARK").read_text() == "" and not staging.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "data.previous"]
+
+
+def test_a_failed_command_leaves_no_empty_directory_it_made(tmp_path: Path) -> None:
+    (tmp_path / "kept").mkdir()
+    with pytest.raises(RuntimeError), OutputDir(tmp_path / "kept" / "a" / "b", "evaluate") as out:
+        out.check("seed0.jsonl")  # checked first (it creates kept/a/b), then the run fails
+        raise RuntimeError("the server gave up")
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["kept"]  # kept existed before
+    with pytest.raises(RuntimeError), OutputDir(tmp_path / "c", "evaluate") as out:
+        out.write_text("sub/one.txt", "written before the failure")
+        out.check("two/deeper/two.txt")
+        raise RuntimeError("the server gave up")
+    assert (tmp_path / "c" / "sub" / "one.txt").read_text() == "written before the failure"
+    assert not (tmp_path / "c" / "two").exists()  # made and left empty: gone again
+    with OutputDir(tmp_path / "d", "evaluate") as out:
+        out.check("e.txt")  # a command that ends well keeps its directory, even empty
+    assert (tmp_path / "d").is_dir()

@@ -8,6 +8,7 @@ zygote's children die with it, and the proxy runs in a daemon thread.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import select
 import socket
@@ -52,34 +53,42 @@ def wait_http(url: str, timeout_s: float, alive: Any = None) -> None:
     raise TimeoutError(f"{url} not ready within {timeout_s:g} s")
 
 
-class TinyServer:
-    """``transformers serve`` of ``model_dir`` on a fixed loopback port, killable and restartable."""
+class Launcher:
+    """The ``zygote.py`` process: imports the serving stack once, forks one server per ``start``.
+
+    Its environment pins one decoding thread (``OMP_NUM_THREADS=1``): unpinned, the tiny model
+    answers several times slower on a loaded 2-core machine, and the timing-derived limits of
+    the fault tests get noisy."""
 
     def __init__(self, model_dir: Path, log: Path) -> None:
-        self.model, self.log, self.port = str(model_dir), log, free_port()
-        self.pid: int | None = None
-        env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_VERBOSITY": "error"}
+        self.log = log
+        env = {
+            **os.environ,
+            "HF_HUB_OFFLINE": "1",
+            "TRANSFORMERS_VERBOSITY": "error",
+            "OMP_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+        }
         self.proc = subprocess.Popen(
-            [sys.executable, str(ZYGOTE), self.model, str(log)],
+            [sys.executable, str(ZYGOTE), str(model_dir), str(log)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=log.open("a"),
             env=env,
         )
         self._buffer = b""
-        self._expect("ready", START_TIMEOUT_S)
+        self.expect("ready", START_TIMEOUT_S)
 
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def _send(self, line: str) -> None:
+    def send(self, line: str) -> None:
         stdin: IO[bytes] | None = self.proc.stdin
         assert stdin is not None
         stdin.write(line.encode() + b"\n")
         stdin.flush()
 
-    def _expect(self, word: str, timeout_s: float) -> str:
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def expect(self, word: str, timeout_s: float) -> str:
         """The zygote's next stdout line, which must start with ``word``."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
@@ -99,18 +108,6 @@ class TinyServer:
             raise RuntimeError(f"server launcher said {text!r}, expected {word!r}")
         return text
 
-    def start(self) -> None:
-        self._send(f"start {self.port}")
-        self.pid = int(self._expect("pid", 30).split()[1])
-        wait_http(f"http://127.0.0.1:{self.port}/health", 120, lambda: self.proc.poll() is None)
-
-    def kill(self) -> None:
-        """SIGKILL the running server (as a crash would), waiting until it is gone."""
-        if self.pid is not None:
-            self._send(f"kill {self.pid}")
-            self._expect("killed", 30)
-            self.pid = None
-
     def close(self) -> None:
         if self.proc.poll() is None:
             assert self.proc.stdin is not None
@@ -122,6 +119,52 @@ class TinyServer:
                 self.proc.wait()
 
 
+class TinyServer:
+    """``transformers serve`` of ``model_dir`` on a fixed loopback port, killable and restartable.
+
+    It starts its own :class:`Launcher`, or shares ``launcher`` (another model served by the same
+    pre-imported process costs a fork and a model load, about a second)."""
+
+    def __init__(self, model_dir: Path, log: Path, launcher: Launcher | None = None) -> None:
+        self.model, self.port = str(model_dir), free_port()
+        self.owns_launcher = launcher is None
+        self.launcher = launcher if launcher is not None else Launcher(model_dir, log)
+        self.pid: int | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> None:
+        self.launcher.send(f"start {self.port} {self.model}")
+        self.pid = int(self.launcher.expect("pid", 30).split()[1])
+        wait_http(f"http://127.0.0.1:{self.port}/health", 120, self.launcher.alive)
+
+    def kill(self) -> None:
+        """SIGKILL the running server (as a crash would), waiting until it is gone."""
+        if self.pid is not None:
+            self.launcher.send(f"kill {self.pid}")
+            self.launcher.expect("killed", 30)
+            self.pid = None
+
+    def close(self) -> None:
+        if self.owns_launcher:
+            self.launcher.close()
+        else:
+            self.kill()
+
+
+def echo(data: bytes, token: str) -> bytes:
+    """An OpenAI response with ``token`` appended to every choice's content."""
+    answer = json.loads(data)
+    for choice in answer["choices"]:
+        if isinstance(choice.get("message"), dict):
+            choice["message"]["content"] = f"{choice['message']['content'] or ''} {token}"
+        else:
+            choice["text"] = f"{choice.get('text') or ''} {token}"
+    return json.dumps(answer).encode()
+
+
 class FaultProxy:
     """A loopback HTTP proxy that answers the next requests with the queued faults:
 
@@ -130,6 +173,8 @@ class FaultProxy:
     ``500``, ``503``, ``truncate`` (the upstream JSON cut in half, framed as complete),
     ``hangup`` (half the body, then the connection closed), ``slow`` (upstream answer after
     ``slow_s``), ``401`` (with ``body401``). With no fault queued it forwards the request.
+    With ``echo_key`` set, every forwarded answer's content ends with the request's bearer token
+    (a server that quotes the key back in a 200).
     """
 
     def __init__(self, upstream: str, slow_s: float = 3.0) -> None:
@@ -137,6 +182,7 @@ class FaultProxy:
         self.faults: deque[str] = deque()
         self.seen: list[tuple[float, str, dict[str, str]]] = []  # (time, fault, headers)
         self.body401 = "unauthorized"
+        self.echo_key = False
         self.port = free_port()
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
@@ -193,6 +239,8 @@ class FaultProxy:
             status, data = await self._forward(request, body)
         except (ClientError, asyncio.TimeoutError) as exc:  # the upstream server was killed
             return web.Response(status=502, text=f"bad gateway: {type(exc).__name__}")
+        if self.echo_key and status == 200:
+            data = echo(data, request.headers.get("Authorization", "").removeprefix("Bearer "))
         if fault == "truncate":
             return web.Response(status=status, body=data[: len(data) // 2],
                                 content_type="application/json")  # fmt: skip

@@ -13,6 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reasonbench.serve import Endpoint, Prices, RetryPolicy, Sampling, ServeError, Usage
+from reasonbench.serve.client import EXCERPT, excerpt
+from reasonbench.serve.config import redact, redact_json
 from reasonbench.serve.retry import backoff, failure_kind, retry_after
 from reasonbench.serve.wire import (
     BadResponse,
@@ -169,3 +171,63 @@ def test_config_errors_name_the_field(monkeypatch: pytest.MonkeyPatch) -> None:
         Sampling(temperature=-1)
     with pytest.raises(ServeError):
         RetryPolicy(max_attempts=0)
+
+
+KEY_CHARS = "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789-_"
+
+
+@given(
+    st.text(KEY_CHARS, min_size=8, max_size=64),
+    st.text("abc xyz.:{}\n", max_size=400),
+    st.text("abc xyz.:{}\n", max_size=400),
+)
+def test_no_part_of_the_key_is_ever_in_an_excerpt(key: str, before: str, after: str) -> None:
+    # the key may straddle the excerpt's cut anywhere: not one of its characters may show
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("RB_TEST_KEY", key)
+        endpoint = Endpoint("http://127.0.0.1:1/v1", "m", api_key_env="RB_TEST_KEY")
+        shown = excerpt((before + key + after).encode(), endpoint)
+    assert not set(shown) & set(KEY_CHARS)
+    assert len(shown) <= EXCERPT
+
+
+def test_the_key_is_redacted_as_sent_and_escaped_in_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    key = 'sk-"quoted"\\path-0123456789'
+    monkeypatch.setenv("RB_TEST_KEY", key)
+    endpoint = Endpoint("http://127.0.0.1:1/v1", "m", api_key_env="RB_TEST_KEY")
+    body = json.dumps({"error": {"message": f"invalid key {key}", key: [key, 1]}})
+    assert key not in body and "quoted" in body  # the JSON text holds the escaped form only
+    assert "quoted" not in excerpt(body.encode(), endpoint)
+    decoded = redact_json(json.loads(body), endpoint)
+    assert decoded == {"error": {"message": "invalid key ***", "***": ["***", 1]}}
+    monkeypatch.delenv("RB_TEST_KEY")  # no key set: nothing to redact
+    assert redact(f"a {key}", endpoint) == f"a {key}"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("concurrency", "abc", "judge.args.concurrency must be an integer >= 1, got 'abc'"),
+        ("concurrency", 1.5, "judge.args.concurrency must be an integer >= 1, got 1.5"),
+        ("concurrency", True, "judge.args.concurrency must be an integer >= 1, got True"),
+        ("concurrency", 0, "judge.args.concurrency must be an integer >= 1, got 0"),
+        ("timeout_s", "abc", "judge.args.timeout_s must be a finite number of seconds > 0, got 'abc'"),
+        ("timeout_s", None, "judge.args.timeout_s must be a finite number of seconds > 0, got None"),
+        ("timeout_s", float("nan"), "judge.args.timeout_s must be a finite number of seconds > 0, got nan"),
+        ("timeout_s", float("inf"), "judge.args.timeout_s must be a finite number of seconds > 0, got inf"),
+        ("timeout_s", 0, "judge.args.timeout_s must be a finite number of seconds > 0, got 0"),
+        ("timeout_s", -1.0, "judge.args.timeout_s must be a finite number of seconds > 0, got -1.0"),
+        ("timeout_s", False, "judge.args.timeout_s must be a finite number of seconds > 0, got False"),
+    ],
+)  # fmt: skip
+def test_endpoint_refuses_what_is_no_setting(field: str, value: object, message: str) -> None:
+    with pytest.raises(ServeError) as refused:
+        Endpoint("http://x/v1", "m", **{field: value}, key_prefix="judge.args.")  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
+def test_endpoint_settings_and_record() -> None:
+    endpoint = Endpoint("http://x/v1", "m", concurrency=3, timeout_s=1, key_prefix="judge.args.")
+    assert endpoint.timeout_s == 1 and endpoint == Endpoint("http://x/v1", "m", concurrency=3,
+                                                            timeout_s=1)  # fmt: skip
+    assert "key_prefix" not in endpoint.to_json()  # it words messages; it is not recorded

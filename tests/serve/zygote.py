@@ -2,9 +2,11 @@
 
 ``transformers serve`` spends ~20 s importing torch, transformers and its serving stack before
 it binds its port; the kill-and-restart test would pay that twice. This process pays it once
-(the imports only — no model, no thread, so forking is safe), then on each ``start PORT`` line
-on stdin forks a child that runs the CLI's own ``Serve`` (the class ``transformers serve``
-runs) on 127.0.0.1:PORT and answers ``pid N``; ``kill N`` SIGKILLs and reaps that child and
+(the imports only — no model, no thread, so forking is safe), then on each ``start PORT [MODEL]``
+line on stdin forks a child that runs the CLI's own ``Serve`` (the class ``transformers serve``
+runs) on 127.0.0.1:PORT, serving MODEL (default: the model on its command line), and answers
+``pid N``; each child decodes on one thread (the launcher's environment pins
+``OMP_NUM_THREADS=1``; the tiny model answers several times faster so on a 2-core machine); ``kill N`` SIGKILLs and reaps that child and
 answers ``killed N``. End of stdin kills every child and exits. A child dies with this process
 (``PR_SET_PDEATHSIG``), so no server outlives the test session.
 
@@ -43,6 +45,11 @@ def preimport() -> None:
 def serve(model: str, port: int, log: str) -> None:
     """The child: die with the parent, log to the file, run the server until killed."""
     ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    import torch
+
+    # OMP_NUM_THREADS is read when torch starts; set it again in case the launcher was started
+    # without it (a forked child keeps the parent's setting, not a fresh default)
+    torch.set_num_threads(int(os.environ.get("OMP_NUM_THREADS", "1")))
     fd = os.open(log, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
     os.dup2(fd, 1)
     os.dup2(fd, 2)
@@ -66,7 +73,7 @@ def main() -> None:
         if command == "start":
             pid = os.fork()
             if pid == 0:
-                serve(model, int(args[0]), log)
+                serve(args[1] if len(args) > 1 else model, int(args[0]), log)
             children.add(pid)
             print(f"pid {pid}", flush=True)
         elif command == "kill":

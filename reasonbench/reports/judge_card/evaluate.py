@@ -107,10 +107,10 @@ def evaluate_judge(
     total = len(dict.fromkeys(asked)) * plan.runs + len(base) * max(0, extra)
     with ProgressBar(total, "judge-card answers", "answers", show_progress) as bar:
 
-        def report(done: int) -> None:
-            bar.update(done)
+        def report(done: int, cached: bool = False) -> None:
+            bar.update(done, cached)
             if progress is not None:
-                progress(done)
+                progress(done, cached)
 
         answers = ask(judge, asked, plan.runs, settings.seed, cache_dir, report)
         if extra > 0:  # greedy: a second answer on every base prompt
