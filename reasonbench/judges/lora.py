@@ -44,12 +44,13 @@ def lora_judge(
     dtype: str = "fp32",
     device: str = "auto",
     merge: bool = True,
+    threads: int = 1,
 ) -> CausalLMJudge:
     """A finished training run (``run_dir``: backbone, adapter and target from its RUN.json), or
     explicit ``base_path`` (backbone directory), ``adapter_path`` (PEFT adapter) and ``target``;
     explicit values override the run's. ``decoding.max_new_tokens`` unset or null: the
     target's decoding budget (``reasonbench.targets``), so a long target such
-    as ``rationale_receipt`` is not cut short."""
+    as ``rationale_receipt`` is not cut short. ``threads``: torch CPU threads while decoding."""
     from reasonbench.models.adapter import adapter_hash, load_adapted
     from reasonbench.models.prompting import model_input
 
@@ -80,4 +81,5 @@ def lora_judge(
         Decoding(**options),
         batch_size,
         identity=identity,
+        threads=threads,
     )
