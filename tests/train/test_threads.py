@@ -21,7 +21,7 @@ import torch
 
 from reasonbench.cli.main import main
 from reasonbench.infer import predict
-from reasonbench.train import train
+from reasonbench.train import RunConflict, train
 from tests.train.helpers import composed, tiny_overrides
 
 RUN = ["model=tiny", "target=direct_receipt", "optim.max_steps=2", "optim.batch_size=4",
@@ -63,8 +63,17 @@ def test_the_run_not_the_environment_sets_the_threads(
         there = json.loads((tmp_path / f"there{n}" / "RUN.json").read_text())
         assert there["adapter_sha256"] == mine["adapter_sha256"], f"threads={n}"
         assert mine["threads"] == there["threads"] == n
-        fingerprint = json.loads((tmp_path / f"there{n}" / "fingerprint.json").read_text())
-        assert fingerprint["fields"]["threads"] == n  # a resume at another count is refused
+
+
+def test_another_thread_count_does_not_resume_a_run(
+    small_bench: Path, tiny_cache: Path, here: dict[int, Path]
+) -> None:
+    """A rerun in the same ``out_dir`` at another count is refused, naming ``threads``."""
+    cfg = composed(
+        "train", [*tiny_overrides(small_bench, tiny_cache, *RUN), "threads=2", f"out_dir={here[1]}"]
+    )
+    with pytest.raises(RunConflict, match=r"differs in: threads\)"):
+        train(cfg)
 
 
 def test_a_thread_count_below_one_is_refused(
