@@ -119,6 +119,38 @@ def _served(mistake: str, setting: str) -> Case:
     return Case("served judges", mistake, (*SERVED, f"judge.args.{setting}"))
 
 
+# a training run of the smallest model that checkpoints after every step
+RESUMED = (
+    "train", "model=tiny_1.7b", "model.cache_dir=<tmp>/tiny", "data_dir=<bench>",
+    "optim.max_steps=2", "optim.batch_size=4", "save_every=1", "out_dir=<tmp>/run",
+    "progress=false",
+)  # fmt: skip
+
+
+class _Payload:
+    """Unpickled, this would create ``<tmp>/ran``: code hidden in a checkpoint."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[Path]]:
+        return (Path.touch, (self.marker,))
+
+
+def _planted_checkpoint(tmp: Path, bench: Path) -> None:
+    """The run stopped after its first checkpoint; then a payload is planted in its state."""
+    import torch
+
+    from reasonbench.cli.main import main
+    from reasonbench.train import checkpoint
+
+    argv = [a.replace("<tmp>", str(tmp)).replace("<bench>", str(bench)) for a in RESUMED]
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert main([*argv, "stop_after_steps=1"]) == 0
+    state = tmp / "run" / "checkpoints" / "step-00000001" / checkpoint.STATE_FILE
+    torch.save({**checkpoint.read_state(state), "counters": _Payload(tmp / "ran")}, state)
+
+
 CASES: tuple[Case, ...] = (
     Case("configuration", "a typo in a key, with `+`", ("generate", "+out_dri=<tmp>/x")),
     Case("configuration", "a typo in a key", ("generate", "out_dri=<tmp>/x")),
@@ -126,6 +158,7 @@ CASES: tuple[Case, ...] = (
     Case("configuration", "a wrong value in a sweep", ("train", "-m", "seed=0,1,x")),
     Case("configuration", "a value outside its choices", ("train", "batching=fast")),
     Case("configuration", "an unknown config-group option", ("generate", "benchmark=smal")),
+    Case("configuration", "a torch thread count below one", ("train", "threads=0")),
     Case("configuration", "adding a key that exists", ("generate", "+workers=3")),
     Case("configuration", "removing a key", ("generate", "~workers")),
     Case("configuration", "a required key left out", ("certify",)),
@@ -234,6 +267,12 @@ CASES: tuple[Case, ...] = (
         _not_json,
     ),
     Case("inputs", "a cube file that is not there", ("receipt", "--cube", "<tmp>/none.json")),
+    Case(
+        "inputs",
+        "resume from a checkpoint that holds code (a run folder from someone else)",
+        RESUMED,
+        _planted_checkpoint,
+    ),
     Case(
         "inputs",
         "a case file with a source missing in one version",

@@ -32,10 +32,12 @@ step "CPU baselines (majority, char TF-IDF)"
 reasonbench baselines
 # The tiny Qwen3-architecture model (conf/model/tiny.yaml) is a pipeline check, not a paper
 # result: a few hundred LoRA steps teach it the answer format, not the task. It predicts the two
-# splits the two-plane audit needs; one torch thread is much faster than two on a shared machine.
+# splits the two-plane audit needs. Both run on one torch thread, their default `threads: 1` (set
+# by the commands themselves, whatever OMP_NUM_THREADS): the same adapter and confidences on any
+# machine, and much faster than two threads on a shared one.
 step "tiny model, a pipeline check: LoRA on train (300 steps), predict calibration + test_locked"
-OMP_NUM_THREADS=1 reasonbench train model=tiny target=direct_receipt optim.max_steps=300 optim.lr=3.0e-3
-OMP_NUM_THREADS=1 reasonbench predict model=tiny target=direct_receipt "splits=[calibration,test_locked]" batch_size=128
+reasonbench train model=tiny target=direct_receipt optim.max_steps=300 optim.lr=3.0e-3
+reasonbench predict model=tiny target=direct_receipt "splits=[calibration,test_locked]" batch_size=128
 step "analysis (bootstrap, Holm, consistency, selective debt, two-plane audit)"
 reasonbench analyze
 step "tables and figures"

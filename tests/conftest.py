@@ -1,6 +1,6 @@
-"""Session fixtures shared across the suite: a small benchmark on toy strata, the real
-``benchmark=small`` (generated once per session, with its cardinality splits) and the cache
-directory of the tiny model."""
+"""Session fixtures shared across the suite: one torch thread, a small benchmark on toy strata,
+the real ``benchmark=small`` (generated once per session, with its cardinality splits) and the
+cache directory of the tiny model."""
 
 from __future__ import annotations
 
@@ -14,6 +14,16 @@ from tests.assembly.toy import ToyStratum
 
 # the tiny model behind one real transformers-serve server, for every test that needs it
 pytest_plugins = ["tests.served"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _one_thread() -> None:
+    """One torch thread for whatever the tests run in this process outside ``train``/``predict``
+    (which set their own ``threads``): the CI machine has 2 cores shared with other jobs, and
+    OpenMP threads spin-waiting against them slow the tiny model by an order of magnitude."""
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def toy_strata() -> dict[str, ToyStratum]:

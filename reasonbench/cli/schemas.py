@@ -336,6 +336,7 @@ class TrainSchema:
     batching: Batching = MISSING
     max_length: int = MISSING
     device: Device = MISSING
+    threads: int = MISSING
     save_every: int = MISSING
     keep_checkpoints: int = MISSING
     log_every: int = MISSING
@@ -363,6 +364,7 @@ class PredictSchema:
     merge_adapter: bool = MISSING
     confidence: str = MISSING
     device: Device = MISSING
+    threads: int = MISSING
     progress: bool = MISSING
 
 

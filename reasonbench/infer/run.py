@@ -11,6 +11,7 @@ Under ``accelerate launch`` the batches are formed first, from every miss, and t
 processes in turn: each generation is decoded in the same batch (same rows, same padding) whatever
 the number of processes, so 2 processes write the same records as 1 (confidences to float32
 rounding: a CPU kernel may round a logit differently in a process under ``torch.distributed``).
+Decoding runs with the configured ``threads`` (torch's CPU thread count), set by the command itself.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from reasonbench.infer.job import PredictError, PredictJob, plan_job
 from reasonbench.infer.records import make_record
 from reasonbench.io import OutputDir
 from reasonbench.models import backbone_at, encode_prompt, load_model, load_tokenizer
-from reasonbench.models.device import use_cpu
+from reasonbench.models.device import check_threads, torch_threads, use_cpu
 from reasonbench.models.tuning import get_tuning
 from reasonbench.predictions.io import JsonlWriter
 from reasonbench.progress import Progress
@@ -110,9 +111,16 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
 
     if cfg.confidence not in SOURCES:
         raise PredictError(f"confidence must be one of {list(SOURCES)}, got {cfg.confidence!r}")
+    check_threads(cfg.threads)
     set_seed(int(cfg.seed))
     out = Path(cfg.out)
     state = PartialState(cpu=use_cpu(str(cfg.get("device", "auto"))))
+    # after PartialState, which sets its own count under a multi-CPU launch (see train)
+    with torch_threads(int(cfg.threads)):
+        return _predict(cfg, state, out)
+
+
+def _predict(cfg: DictConfig, state: Any, out: Path) -> dict[str, Any]:
     if state.is_main_process:  # refuse a foreign output file before decoding anything
         directory = OutputDir(out.parent, "predict", bool(cfg.get("overwrite", False)))
         directory.check(out.name)

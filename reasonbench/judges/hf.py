@@ -8,7 +8,8 @@ examples from ``train`` (:mod:`reasonbench.judges.prompting`, shared with the se
 through the tokenizer's chat template when it has one (``prompt_style: auto``) or as plain text;
 it disables a Qwen3-style thinking block. Answers lose a leading reasoning block and are cut to
 the target's number of lines (a zero-shot model often keeps talking); the strict parser then
-reads them unchanged.
+reads them unchanged. Decoding runs with ``threads`` torch CPU threads (1 unless configured), as
+``reasonbench predict`` does, whatever ``OMP_NUM_THREADS``: the count is part of the fingerprint.
 """
 
 from __future__ import annotations
@@ -98,10 +99,17 @@ class CausalLMJudge:
         batch_size: int = 8,
         trim: bool = True,
         identity: Mapping[str, Any] | None = None,
+        threads: int = 1,
     ) -> None:
+        from reasonbench.models.device import check_threads
+
         self.name, self.target = name, check_target(target)
         self.model, self.tokenizer, self.render = model, tokenizer, render
         self.decoding, self.batch_size, self.trim = decoding, batch_size, trim
+        try:
+            self.threads = check_threads(threads)
+        except ValueError as exc:
+            raise JudgeError(str(exc)) from None
         # what the factory knows about the weights (directory identity, adapter hash, dtype)
         self.identity = dict(identity or {"model": str(model.config.name_or_path)})
 
@@ -113,6 +121,7 @@ class CausalLMJudge:
             "target": self.target,
             "decoding": asdict(self.decoding),
             "batch_size": self.batch_size,
+            "threads": self.threads,  # a CPU reduction split another way can round differently
             "trim": self.trim,
             "render": sha256_text(self.render("\0probe\0")),
         }
@@ -139,16 +148,18 @@ class CausalLMJudge:
 
     def _decode(self, prompts: Sequence[str], seed: int) -> list[str]:
         from reasonbench.infer.decode import decode
+        from reasonbench.models.device import torch_threads
 
         tokenizer, out = self.tokenizer, []
         for start in range(0, len(prompts), self.batch_size):
             batch = [self.render(p) for p in prompts[start : start + self.batch_size]]
             ids = [tokenizer(text, add_special_tokens=False)["input_ids"] for text in batch]
-            gens = decode(
-                self.model, ids, int(tokenizer.pad_token_id), int(tokenizer.eos_token_id),
-                self.decoding.max_new_tokens, self.model.device,
-                self._chooser(seed * 1_000_003 + start),  # per batch: reruns differ, runs replay
-            )  # fmt: skip
+            with torch_threads(self.threads):
+                gens = decode(
+                    self.model, ids, int(tokenizer.pad_token_id), int(tokenizer.eos_token_id),
+                    self.decoding.max_new_tokens, self.model.device,
+                    self._chooser(seed * 1_000_003 + start),  # per batch: reruns differ, runs replay
+                )  # fmt: skip
             out += [tokenizer.decode(list(g.token_ids), skip_special_tokens=True) for g in gens]
         if len(out) != len(prompts):
             raise JudgeError(f"{self.name}: {len(out)} answers for {len(prompts)} prompts")
@@ -193,9 +204,10 @@ def hf_zero_shot(
     num_fewshot: int = 0,
     data_dir: str | None = None,
     fewshot_seed: int = 0,
+    threads: int = 1,
 ) -> CausalLMJudge:
     """Any local causal LM, zero-shot (or ``num_fewshot`` examples from ``data_dir``'s train
-    split): the task is explained in the prompt."""
+    split): the task is explained in the prompt. ``threads``: torch CPU threads while decoding."""
     if num_fewshot and data_dir is None:
         raise JudgeError("num_fewshot > 0 needs data_dir (the examples come from its train split)")
     shots = fewshot_examples(Path(data_dir or "."), check_target(target), num_fewshot, fewshot_seed)
@@ -204,5 +216,5 @@ def hf_zero_shot(
     identity = model_identity("hf_zero_shot", path, dtype, device)
     return CausalLMJudge(
         name, target, model, tokenizer, render, Decoding(**(decoding or {})), batch_size, trim,
-        identity,
+        identity, threads,
     )  # fmt: skip

@@ -45,6 +45,7 @@ def lora_judge(
     device: str = "auto",
     merge: bool = True,
     tuning: str | None = None,
+    threads: int = 1,
 ) -> CausalLMJudge:
     """A finished training run (``run_dir``: backbone, adapter and target from its RUN.json), or
     explicit ``base_path`` (backbone directory), ``adapter_path`` (PEFT adapter) and ``target``;
@@ -52,7 +53,7 @@ def lora_judge(
     target's decoding budget (``reasonbench.targets``), so a long target such
     as ``rationale_receipt`` is not cut short. A run trained with ``model.tuning=full`` is
     judged the same way: its ``adapter/`` is then the whole model (``tuning`` from the run, or
-    ``lora`` when only paths are given)."""
+    ``lora`` when only paths are given). ``threads``: torch CPU threads while decoding."""
     from reasonbench.models.prompting import model_input
     from reasonbench.models.tuning import TUNINGS, weights_hash
 
@@ -90,4 +91,5 @@ def lora_judge(
         Decoding(**options),
         batch_size,
         identity=identity,
+        threads=threads,
     )

@@ -5,13 +5,21 @@ checkpoint of a 1.7B run is megabytes, not gigabytes. Each process writes its ow
 staging directory; the main process adds the shared state and renames the directory into place,
 so a kill at any moment leaves either a complete checkpoint or none (stale staging directories
 are removed on the next start).
+
+Resuming never runs a checkpoint's code: the files are pickles, and a run folder may come from
+someone else, so they are read with ``torch.load(weights_only=True)``, which rebuilds tensors,
+numbers, strings and containers only, plus the four numpy globals an RNG state needs
+(:data:`SAFE_GLOBALS`). Anything else (a ``__reduce__`` payload) is refused before it runs.
 """
 
 from __future__ import annotations
 
+import pickle
 import random
 import re
 import shutil
+import warnings
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +28,19 @@ import torch
 
 STEP_DIR = re.compile(r"^step-(\d{8})$")
 STATE_FILE = "state.pt"
+
+# What unpickling our own state needs beyond torch's defaults: numpy's legacy RNG state holds a
+# uint32 array (``np.random.get_state``), pickled as ndarray, dtype, the uint32 dtype's class and
+# numpy's reconstructor. Taken from numpy's own objects, so their module paths (numpy 1 vs 2) do
+# not matter.
+_RECONSTRUCT: Any = np.zeros(1, np.uint32).__reduce__()[0]
+SAFE_GLOBALS: tuple[Callable[..., Any], ...] = (
+    np.ndarray, np.dtype, type(np.dtype(np.uint32)), _RECONSTRUCT,
+)  # fmt: skip
+
+
+class UnsafeCheckpoint(ValueError):
+    """A checkpoint file that holds more than our own state could: refused, nothing of it ran."""
 
 
 def checkpoint_root(out_dir: Path) -> Path:
@@ -86,10 +107,24 @@ def commit(out_dir: Path, step: int, state: dict[str, Any], keep: int) -> Path:
     return final
 
 
+def read_state(file: Path) -> Any:
+    """One checkpoint file, unpickled without running anything it might hold."""
+    try:
+        # a foreign pickle protocol makes torch warn on stderr; the refusal below says it all
+        with warnings.catch_warnings(), torch.serialization.safe_globals(list(SAFE_GLOBALS)):
+            warnings.simplefilter("ignore")
+            return torch.load(file, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError:
+        raise UnsafeCheckpoint(
+            f"{file} holds objects no reasonbench checkpoint holds (code could run if it were "
+            f"loaded): refused, nothing in it ran; delete {file.parent} to resume from an "
+            "earlier checkpoint, or train into another out_dir"
+        ) from None
+
+
 def load(path: Path, rank: int) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """(shared state, this process's RNG state or None if it has none)."""
-    # our own files (optimizer state holds non-tensor values): weights_only would refuse them
-    state = torch.load(path / STATE_FILE, map_location="cpu", weights_only=False)
+    state = read_state(path / STATE_FILE)
     rng_file = path / f"rng-{rank}.pt"
-    rng = torch.load(rng_file, weights_only=False) if rng_file.is_file() else None
+    rng = read_state(rng_file) if rng_file.is_file() else None
     return state, rng

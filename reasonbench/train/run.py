@@ -4,7 +4,8 @@ Outputs in ``out_dir``: ``config.yaml`` (resolved), ``data_manifest.json``, ``fi
 ``checkpoints/``, ``train_log.jsonl`` and, once finished, ``adapter/``, ``tokenizer/`` and
 ``RUN.json``. Rerunning the same command resumes from the last checkpoint, or does nothing when
 ``RUN.json`` exists. A different configuration in the same ``out_dir`` is refused, naming the
-differing fields.
+differing fields. The run sets torch's CPU thread count to its ``threads`` itself, so it computes
+the same adapter in-process, under ``-m``, submitit or accelerate, whatever ``OMP_NUM_THREADS``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from omegaconf import DictConfig, OmegaConf
 from reasonbench.io import claim_directory, write_json, write_text
 from reasonbench.models import encode_prompt, encode_target, join, load_model, load_tokenizer
 from reasonbench.models.backbone import Backbone, resolve_backbone
-from reasonbench.models.device import use_cpu
+from reasonbench.models.device import check_threads, torch_threads, use_cpu
 from reasonbench.models.prompting import Encoded
 from reasonbench.models.trained import TrainedRun
 from reasonbench.models.tuning import get_tuning, save_trained
@@ -109,6 +110,7 @@ class RunPlan:
 
 def plan_run(cfg: DictConfig) -> RunPlan:
     """Data, manifest and fingerprint; claims ``out_dir`` and refuses another run's."""
+    check_threads(cfg.threads)  # before anything is read or written
     container: Any = OmegaConf.to_container(cfg, resolve=True)
     out_dir, data_dir = Path(cfg.out_dir), Path(cfg.data_dir)
     examples = training_examples(data_dir, str(cfg.target.name), cfg.data, int(cfg.seed))
@@ -215,6 +217,7 @@ def summarize(
             "tokens_per_s": now.tokens_per_s,
         },
         "world_size": training.accelerator.num_processes,
+        "threads": torch.get_num_threads(),  # per process, as torch applied ``threads``
         "batching": training.settings.batching,
         "finished": result.finished,
     }
@@ -233,18 +236,21 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     # mixed precision is our own autocast, not Accelerator(mixed_precision=...): accelerate keeps
     # one process-wide state, so a multirun mixing bf16 and fp32 models could not change it
     accelerator = Accelerator(cpu=use_cpu(str(cfg.get("device", "auto"))))
-    open_run(plan, accelerator)
-    training, tokenizer, encoded = build_training(plan, accelerator, backbone)
-    result = run_loop(training)
-    summary = summarize(plan, backbone, training, encoded, result)
-    if result.finished:
-        accelerator.wait_for_everyone()
-        if accelerator.is_main_process:
-            summary["adapter_sha256"] = save_trained(
-                get_tuning(tuning_of(cfg)),
-                accelerator.unwrap_model(training.loss_module).peft_model, tokenizer, plan.out_dir,
-                str(cfg.model.get("hf_id") or backbone.name),
-            )  # fmt: skip
-            TrainedRun.write(plan.out_dir, summary)
-        accelerator.wait_for_everyone()
+    # after the Accelerator: under a multi-CPU launch without OMP_NUM_THREADS it sets a count of
+    # its own (cores / processes), which ``threads`` replaces
+    with torch_threads(int(cfg.threads)):
+        open_run(plan, accelerator)
+        training, tokenizer, encoded = build_training(plan, accelerator, backbone)
+        result = run_loop(training)
+        summary = summarize(plan, backbone, training, encoded, result)
+        if result.finished:
+            accelerator.wait_for_everyone()
+            if accelerator.is_main_process:
+                summary["adapter_sha256"] = save_trained(
+                    get_tuning(tuning_of(cfg)),
+                    accelerator.unwrap_model(training.loss_module).peft_model, tokenizer,
+                    plan.out_dir, str(cfg.model.get("hf_id") or backbone.name),
+                )  # fmt: skip
+                TrainedRun.write(plan.out_dir, summary)
+            accelerator.wait_for_everyone()
     return summary

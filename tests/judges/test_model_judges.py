@@ -189,3 +189,33 @@ def test_a_one_token_nucleus_samples_the_greedy_answer(tiny: Path, prompts: list
     )  # fmt: skip
     assert nucleus.sampling
     assert nucleus.generate(prompts, seed=3) == greedy.generate(prompts)
+
+
+def test_a_model_judge_decodes_with_its_threads(
+    tiny: Path, prompts: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``threads`` is set while the judge decodes (then the caller's count is back) and is part
+    of its fingerprint: another count can round a logit, so it may not share cached answers."""
+    import importlib
+
+    import torch
+
+    # the module, not the function ``reasonbench.infer`` exports under the same name
+    decoding = importlib.import_module("reasonbench.infer.decode")
+    seen: list[int] = []
+    real = decoding.decode
+
+    def watched(*args: Any, **kwargs: Any) -> Any:
+        seen.append(torch.get_num_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(decoding, "decode", watched)
+    options = {**TINY, "decoding": {"max_new_tokens": 2}}
+    one = make_judge("hf_zero_shot", name="t", path=str(tiny), **options)
+    two = make_judge("hf_zero_shot", name="t", path=str(tiny), threads=2, **options)
+    two.generate(prompts)
+    assert seen and set(seen) == {2}
+    assert torch.get_num_threads() == 1
+    assert (one.fingerprint()["threads"], two.fingerprint()["threads"]) == (1, 2)  # type: ignore[attr-defined]
+    with pytest.raises(JudgeError, match=r"threads=0: torch's CPU thread count"):
+        make_judge("hf_zero_shot", name="t", path=str(tiny), threads=0, **options)
