@@ -41,6 +41,11 @@ def _assumed(summary: CertifySummary) -> str:
             f"{summary.config['verify_fraction']:g}): {found}; cells never asked cannot "
             "contradict it."
         )
+        if check["violations"]:
+            text += (
+                " A contradiction means the adjudicator is not monotone on these cases: the "
+                "receipts under the assumption may be wrong (execution=adaptive needs none)."
+            )
     return text
 
 

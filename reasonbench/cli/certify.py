@@ -81,9 +81,11 @@ def result_line(summary: Any, out_dir: Path) -> str:
         assuming = " assuming the adjudicator is monotone" + (
             f" in {' < '.join(order)}" if order else ""
         )
-        executed += (
-            f"; re-asked {check['cells_reasked']:,} inferred cell(s): "
-            f"{check['violations_found_by_reasking']:,} violation(s) of the assumption"
+        executed += f"; {check['cells_reasked']:,} inferred cell(s) re-asked; " + (
+            f"the assumption failed on {check['violations']:,} case(s): rerun with "
+            "execution=adaptive"
+            if check["violations"]
+            else "no violation of the assumption found"
         )
     return (
         f"certified {sum(summary.counts.values()):,} case(s){assuming}: {counts} ({executed}) "

@@ -36,10 +36,19 @@ def note_rule(hybrid: dict[str, Any]) -> str:
     return "waived" if hybrid["note"] == NOTE_NEW else "charged"
 
 
-def not_monotone(hybrid: dict[str, Any]) -> str:
-    """A grader that is not monotone: two new sources together cancel out (``pass`` when exactly
-    one of ``a`` and ``b`` is new, or ``c`` is), so a superset of a sufficient set can fail."""
-    return "pass" if (hybrid["a"] != hybrid["b"]) or hybrid["c"] else "fail"
+def json_words(hybrid: dict[str, Any]) -> str:
+    """``grade`` in labels that Hydra would read as JSON: fail, pass, refer -> false, true, null."""
+    return {"fail": "false", "pass": "true", "refer": "null"}[grade(hybrid)]
+
+
+def table_rule(hybrid: dict[str, Any]) -> str:
+    """The verdict the case's own table gives its cell: each source's value is ``{"new": bool,
+    "table": [...]}``, the cell is the set of sources whose value is new (bit i: the i-th
+    source, in the hybrid's order), and every source carries the same table of 2^k verdicts.
+    Any cube, monotone or not, is a case file away."""
+    values = list(hybrid.values())
+    cell = sum(1 << i for i, value in enumerate(values) if value["new"])
+    return str(values[0]["table"][cell])
 
 
 def logged_grade(hybrid: dict[str, Any]) -> str:
