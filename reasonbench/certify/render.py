@@ -34,7 +34,7 @@ def _assumed(summary: CertifySummary) -> str:
     check = summary.monotone_check
     if check is not None:
         caught = check["violations_found_by_reasking"]
-        found = f"{caught} case(s) contradicted it there" if caught else "none contradicted it"
+        found = f"they contradicted it in {caught} case(s)" if caught else "none contradicted it"
         text += (
             " The certifier checks every answer against the assumption and re-asked "
             f"{check['cells_reasked']} of the cells it had inferred (verify_fraction "

@@ -16,8 +16,8 @@ from reasonbench.core import (
     full_mask,
     monotone_lower_bound,
 )
-from reasonbench.core.sources import cell_order
 from reasonbench.core.monotone import MonotoneCertificate
+from reasonbench.core.sources import cell_order
 
 POOL = ("approve", "deny", "refer", "hold")
 ORDER = ("deny", "refer", "approve")
