@@ -3,7 +3,8 @@
 1. ``python``: the refund rule ``data/examples/certify/refund_rules.py:decide`` as a Python
    adjudicator, ``execution=adaptive``;
 2. ``python-monotone``: the same rule under ``execution=monotone`` (fewer queries; the rule is
-   monotone on these cases, so the receipts are the same);
+   not monotone on r-103 and r-104: re-asking a sample of the inferred cells catches r-103,
+   r-104's receipt stays wrong under the assumption);
 3. ``command``: the refund policy as a command (``refund_judge.py``, JSON on stdin, verdict on
    stdout), ``execution=exhaustive``; it exits with status 2 on an unknown item condition.
 

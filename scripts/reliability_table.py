@@ -106,6 +106,10 @@ def _bad_cases(tmp: Path, bench: Path) -> None:
     )
 
 
+def _good_cases(tmp: Path, bench: Path) -> None:
+    (tmp / "cases.jsonl").write_text('{"id": "c1", "sources": {"rubric": {"old": 1, "new": 2}}}\n')
+
+
 def _not_json(tmp: Path, bench: Path) -> None:
     (tmp / "cube.json").write_text("{'sources': ['G']}")
 
@@ -201,6 +205,43 @@ CASES: tuple[Case, ...] = (
     _served("a zero timeout", "timeout_s=0"),
     _served("a negative timeout", "timeout_s=-5"),
     _served("a token budget that is not a number", "decoding.max_new_tokens=many"),
+    Case(
+        "configuration",
+        "a certify re-asking share outside 0..1",
+        (
+            "certify",
+            "cases=<tmp>/cases.jsonl",
+            "adjudicator=python:json:dumps",
+            "labels=[a,b]",
+            "execution=monotone",
+            "verify_fraction=1.5",
+            "out_dir=<tmp>/out",
+        ),
+    ),  # fmt: skip
+    Case(
+        "configuration",
+        "a certify sweep over out_dir",
+        (
+            "certify",
+            "-m",
+            "cases=<tmp>/cases.jsonl",
+            "adjudicator=python:json:dumps",
+            "labels=[a,b]",
+            "out_dir=<tmp>/a,<tmp>/b",
+        ),
+    ),  # fmt: skip
+    Case(
+        "configuration",
+        "an unbalanced quote in a command adjudicator",
+        (
+            "certify",
+            "cases=<tmp>/cases.jsonl",
+            "labels=[a,b]",
+            "out_dir=<tmp>/out",
+            "adjudicator=command:sh -c 'tail",
+        ),
+        _good_cases,
+    ),  # fmt: skip
     Case(
         "outputs",
         "generate into a folder that is not a benchmark build",

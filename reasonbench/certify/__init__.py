@@ -4,7 +4,8 @@
 named sources per case), executes the hybrids through an adjudicator plug-in (a Python callable,
 a command, an HTTP endpoint, an LLM judge behind an OpenAI-compatible server; more kinds register
 a factory), certifies each case's receipt
-exhaustively, adaptively within a budget, or under ``assume=monotone``, and writes receipts JSONL
+exhaustively, adaptively within a budget, or under ``assume=monotone`` (re-asking a seeded sample
+of the cells the assumption inferred), and writes receipts JSONL
 plus a summary in JSON, Markdown and HTML. Executions are cached by (adjudicator, hybrid).
 """
 

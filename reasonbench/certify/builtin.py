@@ -30,12 +30,13 @@ from reasonbench.certify.plugins import (
     parse_verdict,
     register_kind,
 )
+from reasonbench.core.canonical import json_utf8
 
 __all__ = ["CommandAdjudicator", "HttpAdjudicator", "PythonAdjudicator"]
 
 
 def _encode(hybrid: Mapping[str, Any]) -> bytes:
-    return json.dumps(dict(hybrid), ensure_ascii=False).encode("utf-8")
+    return json_utf8(json.dumps(dict(hybrid), ensure_ascii=False))
 
 
 class PythonAdjudicator:

@@ -28,7 +28,7 @@ from typing import Any
 
 from reasonbench.cache import GenerationCache, read_entries
 from reasonbench.certify.config import CertifyError
-from reasonbench.core.canonical import canonical_json
+from reasonbench.core.canonical import canonical_json, json_utf8
 
 __all__ = ["FORMAT", "MARKER", "ExecutionCache", "Outcome", "hybrid_key"]
 
@@ -41,10 +41,10 @@ Outcome = str | tuple[str, str]  # a verdict, or a replayable failure (kind, det
 
 
 def hybrid_key(adjudicator_id: str, hybrid: Mapping[str, Any]) -> str:
-    """Content hash of one execution's inputs; object keys sorted, so source order is irrelevant."""
+    """Content hash of one execution's inputs; object keys sorted, so source order is irrelevant
+    (a lone surrogate in a value is hashed as its JSON escape: :func:`json_utf8`)."""
     payload = {"adjudicator": adjudicator_id, "hybrid": dict(hybrid)}
-    text = canonical_json(payload)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(json_utf8(canonical_json(payload))).hexdigest()
 
 
 class _FileStore(GenerationCache):

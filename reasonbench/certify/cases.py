@@ -3,8 +3,11 @@
 A line is ``{"id": "<non-empty string>", "sources": {"<name>": {"old": <json>, "new": <json>},
 ...}}`` with exactly those keys. Values are opaque JSON (``null`` included) that only the
 adjudicator looks at. Every line declares the same set of sources; their order (the order of
-cell keys and receipt members) is the first line's, or the configured one. Blank lines are
-skipped. Every problem is one :class:`CaseFileError` naming ``file:line``.
+cell keys and receipt members) is the first line's, or the configured one. Lines end at ``\n``
+only: U+2028, U+0085 and the other characters ``str.splitlines`` would break at are text inside
+a JSON string (``json.dumps(..., ensure_ascii=False)`` writes them raw), and a ``\r`` before the
+``\n`` is JSON whitespace. Lines of JSON whitespace alone are skipped. Every problem is one
+:class:`CaseFileError` naming ``file:line``.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ __all__ = ["Case", "CaseFileError", "CaseSet", "read_cases"]
 
 CASE_KEYS = ("id", "sources")
 VERSION_KEYS = ("old", "new")
+JSON_WHITESPACE = " \t\r"  # and "\n", which ends the line
 
 
 class CaseFileError(CertifyError):
@@ -97,14 +101,15 @@ def _source_order(
 def read_cases(path: Path, sources: tuple[str, ...] | None = None) -> CaseSet:
     """All cases of ``path``; ``sources`` fixes the source order (else the first line's)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        # bytes, decoded: read_text would translate a lone "\r" into a line end
+        text = path.read_bytes().decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise CaseFileError(f"{path}: cannot read the case file ({exc})") from None
     order: tuple[str, ...] | None = None
     seen: dict[str, int] = {}
     cases: list[Case] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.strip(JSON_WHITESPACE):
             continue
         where = f"{path}:{number}"
         case_id, values = _parse_line(line, where)

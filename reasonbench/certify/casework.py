@@ -6,31 +6,42 @@ unstable cell*: a consulted cell whose runs disagree on what the certifier read 
 label for an endpoint (or for any cell under ``monotone`` with a verdict order, whose checks read
 labels), otherwise whether the cell is sufficient. Runs that disagree only between two
 insufficient labels cannot change the receipt, so they are reported but do not uncertify it.
+
+Under ``monotone`` the cells the assumption settles are never asked, so a violation there is
+invisible to the certifier; ``verify_fraction`` re-asks a sample of them after the search: the
+ceiling of that fraction of the inferred cells (within what the budget leaves), chosen by a
+sha256 of (``verify_seed``, case id, cell key), so the sample is the same in every run, on
+every machine, and independent of the other cases and of the worker threads.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from reasonbench.certify.cases import Case
 from reasonbench.certify.execute import CellRuns, Executor, Failure
+from reasonbench.core.canonical import canonical_json, json_utf8
 from reasonbench.core.certify import Certificate, certify_adaptive, certify_exhaustive
 from reasonbench.core.cube import Oracle
-from reasonbench.core.monotone import MonotoneCertificate, certify_monotone
+from reasonbench.core.monotone import MonotoneCertificate, Verify, certify_monotone
 from reasonbench.core.sources import cell_key, full_mask, mask_members, popcount
 from reasonbench.core.verdict_order import Violation
 
-__all__ = ["CERTIFIERS", "STATUSES", "CaseResult", "certify_case"]
+__all__ = ["CERTIFIERS", "STATUSES", "CaseResult", "certify_case", "reask_sample"]
 
 STATUSES = ("changed", "ambiguous", "stable", "uncertified")
 
-Certifier = Callable[[Oracle, tuple[str, ...], tuple[str, ...] | None], Certificate]
+# (oracle, sources, verdict order, which inferred cells to re-ask) -> certificate
+Certifier = Callable[[Oracle, tuple[str, ...], tuple[str, ...] | None, Verify], Certificate]
 CERTIFIERS: dict[str, Certifier] = {
-    "exhaustive": lambda oracle, sources, order: certify_exhaustive(oracle, sources),
-    "adaptive": lambda oracle, sources, order: certify_adaptive(oracle, sources),
-    "monotone": lambda oracle, sources, order: certify_monotone(oracle, sources, order),
+    "exhaustive": lambda oracle, sources, order, verify: certify_exhaustive(oracle, sources),
+    "adaptive": lambda oracle, sources, order, verify: certify_adaptive(oracle, sources),
+    "monotone": certify_monotone,
 }
 
 
@@ -51,6 +62,8 @@ class CaseResult:
     unstable: tuple[tuple[int, tuple[str, ...]], ...] = ()
     failures: tuple[tuple[int, Failure], ...] = ()
     violation: Violation | None = None
+    reasked: int = 0  # monotone: inferred cells re-asked after the search (verify_fraction)
+    caught_by_reasking: bool = False  # the violation came from one of them
 
     @property
     def max_queries(self) -> int:
@@ -90,6 +103,31 @@ class _Stop(Exception):
         self.reason, self.message = reason, message
 
 
+def reask_sample(
+    inferred: tuple[int, ...],
+    case_id: str,
+    sources: tuple[str, ...],
+    fraction: float,
+    seed: int,
+    room: int | None = None,
+) -> list[int]:
+    """The inferred cells to re-ask: ``ceil(fraction x inferred)`` of them (at most ``room``),
+    those of smallest sha256(seed, case id, cell key), in cell order."""
+    # exact decimal arithmetic: 0.1 x 30 is 3, where floats give 3.0000000000000004 (-> 4)
+    n = math.ceil(Fraction(str(fraction)) * len(inferred))
+    if room is not None:
+        n = min(n, room)
+    if n <= 0:
+        return []
+
+    def rank(mask: int) -> bytes:
+        text = canonical_json([seed, case_id, cell_key(mask, sources)])
+        return hashlib.sha256(json_utf8(text)).digest()
+
+    chosen = set(sorted(inferred, key=rank)[:n])
+    return [m for m in inferred if m in chosen]
+
+
 def certify_case(
     case: Case,
     sources: tuple[str, ...],
@@ -97,12 +135,19 @@ def certify_case(
     execution: str,
     budget: int | None = None,
     order: tuple[str, ...] | None = None,
+    verify_fraction: float = 0.0,
+    verify_seed: int = 0,
 ) -> CaseResult:
     top = full_mask(len(sources))
     observed: dict[int, CellRuns] = {}
     assumption = None
     if execution == "monotone":
         assumption = "monotone" if order is None else "monotone in " + " < ".join(order)
+
+    def verify(inferred: tuple[int, ...]) -> Sequence[int]:
+        # called when the search is done: the budget left then bounds the sample
+        room = None if budget is None else max(0, budget - len(observed.keys() - {0, top}))
+        return reask_sample(inferred, case.id, sources, verify_fraction, verify_seed, room)
 
     def oracle(mask: int) -> str:
         runs = observed.get(mask)
@@ -134,6 +179,7 @@ def certify_case(
             for runs in (observed.get(0), observed.get(top))
         )
         cells = sorted(observed.items())
+        reasked = certificate.reasked if isinstance(certificate, MonotoneCertificate) else ()
         return CaseResult(
             case.id,
             sources,
@@ -148,10 +194,14 @@ def certify_case(
             unstable=tuple((m, runs.verdicts) for m, runs in cells if not runs.stable),
             failures=tuple((m, f) for m, runs in cells for f in runs.failures),
             violation=violation,
+            reasked=len(reasked),
+            caught_by_reasking=isinstance(certificate, MonotoneCertificate)
+            and certificate.caught_by_reasking,
         )
 
+    certificate: Certificate | None = None
     try:
-        certificate = CERTIFIERS[execution](oracle, sources, order)
+        certificate = CERTIFIERS[execution](oracle, sources, order, verify)
     except _Stop as stop:
         return result("uncertified", reason=stop.reason, message=stop.message)
     receipt = certificate.receipt

@@ -29,6 +29,8 @@ class CertifyConfig:
     ``execution``: ``exhaustive`` (all 2^k hybrids), ``adaptive`` (the assumption-free certifier)
     or ``monotone`` (``assume=monotone``; ``order`` optionally names the verdict order, low to
     high). ``budget`` caps the interior queries per case for the two adaptive executions.
+    ``verify_fraction`` (monotone): the share of the cells the assumption inferred that are
+    re-asked to check it, sampled per case from ``verify_seed`` and the case id.
     ``repeats`` executes each hybrid that many times (nondeterministic adjudicators).
     ``adjudicator_version`` is part of the cache key: change it when the adjudicator changes.
     """
@@ -41,6 +43,8 @@ class CertifyConfig:
     overwrite: bool = False  # replace outputs reasonbench did not write (or that were edited)
     budget: int | None = None
     order: tuple[str, ...] | None = None
+    verify_fraction: float = 0.1
+    verify_seed: int = 0
     repeats: int = 1
     workers: int = 4
     timeout_s: float = 30.0
@@ -88,6 +92,13 @@ class CertifyConfig:
                 )
             if self.budget < 0:
                 raise ConfigError(f"budget={self.budget}: must be >= 0 (or null for no budget)")
+        if not 0 <= self.verify_fraction <= 1:
+            raise ConfigError(
+                f"verify_fraction={self.verify_fraction}: must be between 0 and 1 (the share of "
+                "inferred cells re-asked under execution=monotone)"
+            )
+        if not isinstance(self.verify_seed, int):
+            raise ConfigError(f"verify_seed={self.verify_seed!r}: must be an integer")
         for key, value, low in (("repeats", self.repeats, 1), ("workers", self.workers, 1)):
             if not isinstance(value, int) or value < low:
                 raise ConfigError(f"{key}={value!r}: must be an integer >= {low}")

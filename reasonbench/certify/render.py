@@ -26,13 +26,27 @@ def _pct(value: object) -> str:
 
 
 def _assumed(summary: CertifySummary) -> str:
+    """What the receipts' exactness rests on, and what checked it (execution=monotone)."""
     parts = [f"{n} under the assumption '{a}'" for a, n in summary.under_assumption.items()]
-    if not parts:
-        return ""
-    return (
-        f" Receipts exact only if the declared assumption holds: {', '.join(parts)}; the "
-        "certifier checks every answer it gets against it, but cannot see the cells it skips."
-    )
+    text = ""
+    if parts:
+        text += f" Receipts exact only if the declared assumption holds: {', '.join(parts)}."
+    check = summary.monotone_check
+    if check is not None:
+        caught = check["violations_found_by_reasking"]
+        found = f"they contradicted it in {caught} case(s)" if caught else "none contradicted it"
+        text += (
+            " The certifier checks every answer against the assumption and re-asked "
+            f"{check['cells_reasked']} of the cells it had inferred (verify_fraction "
+            f"{summary.config['verify_fraction']:g}): {found}; cells never asked cannot "
+            "contradict it."
+        )
+        if check["violations"]:
+            text += (
+                " A contradiction means the adjudicator is not monotone on these cases: the "
+                "receipts under the assumption may be wrong (execution=adaptive needs none)."
+            )
+    return text
 
 
 def blocks(summary: CertifySummary) -> list[Block]:
@@ -42,7 +56,7 @@ def blocks(summary: CertifySummary) -> list[Block]:
         ("h1", "Receipts for a version change"),
         (
             "p",
-            f"{summary.input['cases']} cases from {summary.input['path']} (sha256 "
+            f"{summary.input['cases']} cases from {summary.input['name']} (sha256 "
             f"{str(summary.input['sha256'])[:12]}…), sources {', '.join(summary.input['sources'])}; "
             f"adjudicator {cfg['adjudicator_id']}, execution {cfg['execution']}, "
             f"{cfg['repeats']} run(s) per hybrid, budget {cfg['budget'] or 'none'}.",
@@ -112,6 +126,7 @@ def _problems(summary: CertifySummary) -> list[Block]:
                 v["id"],
                 f"{v['lower'] or '∅'} = {v['lower_verdict']}",
                 f"{v['upper'] or '∅'} = {v['upper_verdict']}",
+                "re-asking" if v["found_by"] == "reasking" else "search",
             )
             for v in summary.violations
         ]
@@ -122,7 +137,12 @@ def _problems(summary: CertifySummary) -> list[Block]:
             )
         )
         out.append(
-            Table("violations", "Assumption violations", ("case", "subset", "superset"), broken)
+            Table(
+                "violations",
+                "Assumption violations",
+                ("case", "subset", "superset", "found by"),
+                broken,
+            )
         )
     return out
 

@@ -5,6 +5,11 @@ written, build the plug-in and open the cache — so every user error surfaces b
 executes. Cases are certified by ``workers`` threads (a case's queries are sequential, since each
 depends on the answers before it); results keep the input order. Outputs are written at the end,
 atomically; a killed run has lost nothing but the hybrids in flight, which the cache re-executes.
+
+The case file enters the outputs as its content (sha256) and its file name (of the resolved
+path), never as the path typed: ``cases=x.jsonl``, ``./x.jsonl``, an absolute path or a symlink
+to the file give the same bytes. Text is written by :func:`~reasonbench.core.canonical.json_utf8`,
+so a lone surrogate from a case file (valid JSON) is written as its ``\\uXXXX`` escape.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from reasonbench.certify.execute import Executor
 from reasonbench.certify.plugins import AdjudicatorUnavailable, PluginOptions, make_adjudicator
 from reasonbench.certify.render import to_html, to_markdown
 from reasonbench.certify.summary import CertifySummary, RunStats, summarize
+from reasonbench.core.canonical import json_utf8
 from reasonbench.io import OutputDir
 from reasonbench.progress import Progress
 
@@ -41,6 +47,8 @@ def _config_echo(config: CertifyConfig, case_set: CaseSet, identity: str) -> dic
         "execution": config.execution,
         "budget": config.budget,
         "order": None if config.order is None else list(config.order),
+        "verify_fraction": config.verify_fraction,
+        "verify_seed": config.verify_seed,
         "repeats": config.repeats,
         "timeout_s": config.timeout_s,
         "sources": list(case_set.sources),
@@ -73,6 +81,8 @@ def _certify_all(config: CertifyConfig, case_set: CaseSet, executor: Executor) -
                         config.execution,
                         config.budget,
                         config.order,
+                        config.verify_fraction,
+                        config.verify_seed,
                     )
                     pending[future] = index
                 if not pending:
@@ -113,7 +123,7 @@ def run_certify(config: CertifyConfig) -> CertifySummary:
     finally:
         cache.close()
     input_info = {
-        "path": str(config.cases),
+        "name": config.cases.resolve().name,
         "sha256": hashlib.sha256(config.cases.read_bytes()).hexdigest(),
         "cases": len(case_set.cases),
         "sources": list(case_set.sources),
@@ -123,9 +133,9 @@ def run_certify(config: CertifyConfig) -> CertifySummary:
     )
     receipts = "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in results)
     with out:
-        out.write_text("receipts.jsonl", receipts)
-        out.write_json("summary.json", summary.to_json())
-        out.write_text("summary.md", to_markdown(summary))
-        out.write_text("summary.html", to_html(summary))
+        out.write_bytes("receipts.jsonl", json_utf8(receipts))
+        out.write_json("summary.json", summary.to_json())  # ASCII JSON: escapes everything
+        out.write_bytes("summary.md", json_utf8(to_markdown(summary)))
+        out.write_bytes("summary.html", json_utf8(to_html(summary)))
     stats = RunStats(executor.executed, cached_before, time.monotonic() - start)
     return replace(summary, run=stats)

@@ -49,6 +49,7 @@ class CertifySummary:
     unstable: Sequence[Mapping[str, Any]]
     violations: Sequence[Mapping[str, Any]]
     under_assumption: Mapping[str, int] = field(default_factory=dict)
+    monotone_check: Mapping[str, int] | None = None  # execution=monotone: the re-asked cells
     run: RunStats | None = field(default=None, compare=False)
 
     def to_json(self) -> dict[str, Any]:
@@ -66,6 +67,7 @@ class CertifySummary:
             "unstable": [dict(u) for u in self.unstable],
             "assumption_violations": [dict(v) for v in self.violations],
             "receipts_under_assumption": dict(self.under_assumption),
+            "monotone_check": None if self.monotone_check is None else dict(self.monotone_check),
         }
 
 
@@ -114,11 +116,24 @@ def summarize(
         ],
         unstable=[{"id": row["id"], "cells": row["unstable"]} for row in rows if row["unstable"]],
         violations=[
-            {"id": row["id"], **row["assumption_violation"]}
-            for row in rows
+            {
+                "id": row["id"],
+                **row["assumption_violation"],
+                "found_by": "reasking" if r.caught_by_reasking else "search",
+            }
+            for r, row in zip(results, rows, strict=True)
             if row["assumption_violation"]
         ],
         under_assumption=dict(
             sorted(Counter(r.assumption for r in results if r.assumption).items())
+        ),
+        monotone_check=(
+            {
+                "cells_reasked": sum(r.reasked for r in results),
+                "violations": sum(r.violation is not None for r in results),
+                "violations_found_by_reasking": sum(r.caught_by_reasking for r in results),
+            }
+            if config.get("execution") == "monotone"
+            else None
         ),
     )

@@ -6,7 +6,10 @@
 * values are checked against the command's typed schema (:mod:`reasonbench.cli.schemas`):
   ``workers=two`` names the key and the expected type; so are a judge factory's arguments
   (``judge.args.concurrency=abc``) where :data:`~reasonbench.cli.schemas.JUDGE_ARGS` types them;
-* a sweep (``seed=0,1,2`` with ``-m``) is checked value by value.
+* a sweep (``seed=0,1,2`` with ``-m``) is checked value by value;
+* keys a command reads otherwise than Hydra would (:class:`~reasonbench.cli.schemas.KeyReading`)
+  are rewritten first into the Hydra override that gives what was typed: a verbatim value as one
+  quoted string, a ``true``/``null``/number meant as text quoted.
 
 Problems are :class:`ConfigError`, one line each.
 """
@@ -25,7 +28,7 @@ from typing import Any
 from omegaconf import DictConfig, ListConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
-from reasonbench.cli.schemas import JUDGE_ARGS, SCHEMAS
+from reasonbench.cli.schemas import JUDGE_ARGS, KEY_READING, SCHEMAS, KeyReading
 from reasonbench.registry import closest
 
 __all__ = [
@@ -79,6 +82,83 @@ def parse_overrides(overrides: Sequence[str]) -> list[Override]:
             values = (parsed.get_value_element_as_str(),)
         out.append(Override(text, parsed.key_or_group, values, kind))
     return out
+
+
+def hydra_quoted(text: str) -> str:
+    """``text`` as a Hydra quoted string that the composed config reads back as exactly
+    ``text`` (quotes, backslashes, ``${...}`` and newlines included)."""
+    # OmegaConf: "${" opens an interpolation, "\${" is a literal "${" (backslashes before it
+    # are doubled so that they stay themselves)
+    text = re.sub(r"(\\*)\$\{", lambda m: m.group(1) * 2 + "\\${", text)
+    # Hydra: inside '...' a run of backslashes is literal, except before a quote or at the end,
+    # where it is doubled (and the quote escaped)
+    text = re.sub(r"(\\*)'", lambda m: m.group(1) * 2 + "\\'", text)
+    text = re.sub(r"(\\+)\Z", lambda m: m.group(1) * 2, text)
+    return f"'{text}'"
+
+
+_SCALARS = {"BOOL", "INT", "FLOAT"}  # and NULL, inside a list only (a top-level null is None)
+_OPENS = {None, "BRACKET_OPEN", "COMMA"}
+_CLOSES = {None, "BRACKET_CLOSE", "COMMA"}
+
+
+def text_tokens(value: str) -> str:
+    """``value`` (an override's value) with each bool or number that stands alone as a value or
+    a list element — and each ``null`` inside a list — quoted: Hydra would read ``true``,
+    ``1.10``, ``null`` as True, 1.1, None; quoted they stay the text typed. Function arguments
+    (``range(1,3)``) and multi-token values are left to Hydra."""
+    from antlr4 import InputStream, Token
+    from hydra.grammar.gen.OverrideLexer import OverrideLexer
+
+    lexer = OverrideLexer(InputStream(value))
+    lexer.removeErrorListeners()  # a value Hydra cannot lex is reported by its parser later
+    lexer.mode(OverrideLexer.VALUE_MODE)
+    tokens: list[tuple[str, int, int, int]] = []  # (kind, start, stop, list depth)
+    depth = 0
+    while (token := lexer.nextToken()).type != Token.EOF:
+        kind = lexer.symbolicNames[token.type]
+        depth -= kind == "BRACKET_CLOSE"
+        if kind != "WS":
+            tokens.append((kind, token.start, token.stop, depth))
+        depth += kind == "BRACKET_OPEN"
+    out, end = [], 0
+    for i, (kind, start, stop, level) in enumerate(tokens):
+        before = tokens[i - 1][0] if i > 0 else None
+        after = tokens[i + 1][0] if i + 1 < len(tokens) else None
+        scalar = kind in _SCALARS or (kind == "NULL" and level > 0)
+        if scalar and before in _OPENS and after in _CLOSES:
+            out += [value[end:start], "'", value[start : stop + 1], "'"]
+            end = stop + 1
+    return "".join(out) + value[end:]
+
+
+def read_as_typed(config_name: str, overrides: Sequence[str]) -> list[str]:
+    """The overrides, with the command's :class:`KeyReading` keys rewritten so that Hydra
+    composes exactly what was typed."""
+    if config_name not in KEY_READING:
+        return list(overrides)
+    reading: KeyReading = KEY_READING.get(config_name)
+    out = []
+    for text in overrides:
+        head, sep, value = text.partition("=")
+        key = head.lstrip("+~")
+        if sep and key in reading.verbatim:
+            text = f"{head}={hydra_quoted(value)}"
+        elif sep and key in reading.as_text:
+            text = f"{head}={text_tokens(value)}"
+        out.append(text)
+    return out
+
+
+def _check_unswept(config_name: str, parsed: list[Override]) -> None:
+    if config_name not in KEY_READING:
+        return
+    for o in parsed:
+        if o.key in KEY_READING.get(config_name).unswept and len(o.values) > 1:
+            raise ConfigError(
+                f"{o.key} cannot be swept: each job of a sweep writes to <{o.key}>/<job number>/ "
+                f"(give one {o.key}), {_WHERE}"
+            )
 
 
 def groups_of(config_name: str) -> dict[str, list[str]]:
@@ -312,7 +392,8 @@ def prepare(config_name: str, overrides: Sequence[str]) -> tuple[DictConfig, lis
     """Check ``overrides`` for command ``config_name``; return the composed config (of the first
     value of every sweep) and the overrides as Hydra must receive them. :class:`ConfigError` on
     the first problem."""
-    parsed = parse_overrides(overrides)
+    parsed = parse_overrides(read_as_typed(config_name, overrides))
+    _check_unswept(config_name, parsed)
     _check_groups(config_name, parsed)
     groups = groups_of(config_name)
     selections = [f"{o.key}={o.values[0]}" for o in parsed if o.key in groups]

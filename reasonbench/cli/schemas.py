@@ -26,7 +26,7 @@ from omegaconf import MISSING
 
 from reasonbench.registry import Registry
 
-__all__ = ["JUDGE_ARGS", "SCHEMAS", "factory_schema"]
+__all__ = ["JUDGE_ARGS", "KEY_READING", "SCHEMAS", "KeyReading", "factory_schema"]
 
 SCHEMAS: Registry[type] = Registry("config schema")
 JUDGE_ARGS: Registry[Callable[[], type]] = Registry("judge arguments schema")
@@ -96,6 +96,26 @@ def _openai_args() -> type:
     return factory_schema(
         openai_judge, {"decoding": Decoding, "retry": RetryPolicy, "prices": Prices}
     )
+
+
+@dataclass(frozen=True)
+class KeyReading:
+    """How the CLI edge reads some of a command's keys (:mod:`reasonbench.cli.config`), where
+    Hydra's override grammar would change what the user typed.
+
+    ``verbatim``: the whole text after ``key=`` is the value, exactly as typed — quotes, ``${``,
+    commas, ``=`` and brackets included (a command line) — so such a key cannot be swept.
+    ``as_text``: a ``true``/``false``, number or (in a list) ``null`` stays the text typed (a
+    label ``true``, a version ``1.10``), where Hydra would read True, 1.1 or None.
+    ``unswept``: keys a sweep (``-m``) must not vary (the sweep's own folder is named by one).
+    """
+
+    verbatim: tuple[str, ...] = ()
+    as_text: tuple[str, ...] = ()
+    unswept: tuple[str, ...] = ()
+
+
+KEY_READING: Registry[KeyReading] = Registry("key reading")
 
 
 class Batching(Enum):
@@ -378,6 +398,8 @@ class CertifySchema:
     execution: str = MISSING
     budget: int | None = None
     order: list[str] | None = None
+    verify_fraction: float = MISSING
+    verify_seed: int = MISSING
     repeats: int = MISSING
     workers: int = MISSING
     timeout_s: float = MISSING
@@ -402,3 +424,12 @@ for _name, _schema in (
     ("certify", CertifySchema),
 ):
     SCHEMAS.register(_name, _schema)
+
+KEY_READING.register(
+    "certify",
+    KeyReading(
+        verbatim=("adjudicator",),
+        as_text=("labels", "order", "sources", "adjudicator_version"),
+        unswept=("out_dir",),
+    ),
+)

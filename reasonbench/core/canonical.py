@@ -4,8 +4,9 @@ per distinct content.
 ``canonical_json`` is what records store (sorted keys, no spaces, UTF-8 kept) and what content
 keys compare. ``memo_text`` keeps a text on the frozen object it describes, computed once: a
 build encodes the same specs and components thousands of times (see ``SupportsStateText``).
-``parsed_once`` is the other direction: an audit reads thousands of stored states whose parts
-(a unit's rules, fact sets, norms, authorities) recur, and validating each again dominated it.
+``json_utf8`` writes such a text as bytes. ``parsed_once`` is the other direction: an audit
+reads thousands of stored states whose parts (a unit's rules, fact sets, norms, authorities)
+recur, and validating each again dominated it.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, TypeVar
 
-__all__ = ["canonical_json", "memo_text", "parsed_once"]
+__all__ = ["canonical_json", "json_utf8", "memo_text", "parsed_once"]
 
 T = TypeVar("T")
 
@@ -24,6 +25,16 @@ _SLOT = "_canonical_json"
 
 def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def json_utf8(text: str) -> bytes:
+    """JSON text written with ``ensure_ascii=False``, as UTF-8 bytes.
+
+    A JSON string may hold a lone surrogate (``"\\ud800"`` is valid JSON), which UTF-8 cannot
+    encode: it is written as that very escape, so the bytes decode to the same JSON value. Every
+    other text encodes as plain UTF-8 (so keys hashed from it before are unchanged). In prose
+    (a Markdown report) such a character reads as its escape."""
+    return text.encode("utf-8", "backslashreplace")
 
 
 def memo_text(obj: Any, build: Callable[[], str]) -> str:

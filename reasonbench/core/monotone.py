@@ -21,11 +21,18 @@ Every answer goes through a :class:`~reasonbench.core.verdict_order.MonotoneChec
 oracle contradicts the assumption the certifier reports the witness and falls back to the
 assumption-free adaptive certifier, reusing every answer it already has, so the receipt it returns
 is always the one exhaustive execution gives on the cells it saw.
+
+The cells it never asks are settled by the assumption alone, so an oracle that breaks it there
+goes unseen. ``verify`` re-asks some of them once the search is done (it chooses, from the
+inferred cells in cell order, which to ask): each answer goes through the same check, and an
+inferred cell whose answer differs from what the assumption inferred always forms a violation
+with the answered cell that implied it. Re-asking every inferred cell therefore makes the receipt
+exact whatever the oracle (at the cost of exhaustive execution).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,15 +47,25 @@ from reasonbench.core.verdict_order import MonotoneCheck, Violation
 __all__ = ["MonotoneCertificate", "certify_monotone", "monotone_lower_bound"]
 
 Cells = npt.NDArray[np.int64]
+Verify = Callable[[tuple[int, ...]], Sequence[int]]  # inferred cells -> the ones to re-ask
 
 
 @dataclass(frozen=True)
 class MonotoneCertificate(Certificate):
     """A certificate under ``assume=monotone``; ``violation`` is set when the oracle broke it
-    (the receipt then comes from the assumption-free fallback and is exact)."""
+    (the receipt then comes from the assumption-free fallback and is exact). ``reasked``: the
+    inferred cells asked after the search (``verify``), in the order asked."""
 
     order: tuple[str, ...] | None = None
     violation: Violation | None = None
+    reasked: tuple[int, ...] = ()
+
+    @property
+    def caught_by_reasking(self) -> bool:
+        """Whether the violation came from a re-asked cell (re-asking starts after the search,
+        so a violation found during the search involves none of them)."""
+        v = self.violation
+        return v is not None and (v.lower in self.reasked or v.upper in self.reasked)
 
 
 class _Violated(Exception):
@@ -113,9 +130,13 @@ class _Search:
 
 
 def certify_monotone(
-    oracle: Oracle, sources: tuple[str, ...] = GNA, order: Sequence[str] | None = None
+    oracle: Oracle,
+    sources: tuple[str, ...] = GNA,
+    order: Sequence[str] | None = None,
+    verify: Verify | None = None,
 ) -> MonotoneCertificate:
-    """Certify under the monotone assumption (``order``: a verdict order, low to high)."""
+    """Certify under the monotone assumption (``order``: a verdict order, low to high);
+    ``verify`` picks inferred cells to re-ask once the search is done (none by default)."""
     validate_sources(sources)
     k = len(sources)
     top = full_mask(k)
@@ -149,9 +170,15 @@ def certify_monotone(
                     mask, moved = neighbour, True
                     break
 
+    reasked: list[int] = []
     try:
         while (cell := search.cut()) is not None:
             walk(cell, ask(cell))
+        if verify is not None:
+            inferred = tuple(m for m in cell_order(k) if m not in answers)
+            for mask in verify(inferred):
+                reasked.append(mask)
+                ask(mask)
     except _Violated as broken:
 
         def reuse(mask: int) -> str:
@@ -160,9 +187,12 @@ def certify_monotone(
             return answers[mask]
 
         exact = certify_adaptive(reuse, sources)
-        return MonotoneCertificate(exact.receipt, len(answers) - 2, frozen_order, broken.violation)
+        queries = len(answers) - 2
+        return MonotoneCertificate(
+            exact.receipt, queries, frozen_order, broken.violation, tuple(reasked)
+        )
     receipt = Receipt(sources, old, new, search.minimal_sufficient())
-    return MonotoneCertificate(receipt, len(answers) - 2, frozen_order)
+    return MonotoneCertificate(receipt, len(answers) - 2, frozen_order, reasked=tuple(reasked))
 
 
 def monotone_lower_bound(cube: Cube) -> int:

@@ -14,6 +14,9 @@ import time
 from typing import Any
 
 LABELS = ("fail", "pass", "refer")
+# a lone surrogate (valid JSON as "\ud800"), and characters str.splitlines() breaks a line at
+NOTE_NEW = "late\ud800 fee\u2028waived\x85\r"
+FLAG = "flag\u2028\ud800"  # a source name is any string without "+"
 _lock = threading.Lock()
 _calls: dict[str, int] = {}
 
@@ -23,6 +26,29 @@ def grade(hybrid: dict[str, Any]) -> str:
     if rubric["course"] not in grader["courses"]:
         return "refer"
     return "pass" if score >= rubric["pass_mark"] else "fail"
+
+
+def note_rule(hybrid: dict[str, Any]) -> str:
+    """``waived`` when the ``note`` source arrived exactly as :data:`NOTE_NEW` (so every
+    character of it travelled intact), else ``charged``; a true :data:`FLAG` source refers."""
+    if hybrid[FLAG]:
+        return "refer"
+    return "waived" if hybrid["note"] == NOTE_NEW else "charged"
+
+
+def json_words(hybrid: dict[str, Any]) -> str:
+    """``grade`` in labels that Hydra would read as JSON: fail, pass, refer -> false, true, null."""
+    return {"fail": "false", "pass": "true", "refer": "null"}[grade(hybrid)]
+
+
+def table_rule(hybrid: dict[str, Any]) -> str:
+    """The verdict the case's own table gives its cell: each source's value is ``{"new": bool,
+    "table": [...]}``, the cell is the set of sources whose value is new (bit i: the i-th
+    source, in the hybrid's order), and every source carries the same table of 2^k verdicts.
+    Any cube, monotone or not, is a case file away."""
+    values = list(hybrid.values())
+    cell = sum(1 << i for i, value in enumerate(values) if value["new"])
+    return str(values[0]["table"][cell])
 
 
 def logged_grade(hybrid: dict[str, Any]) -> str:
@@ -105,6 +131,9 @@ def main() -> None:
     """Command adjudicator: ``python -m tests.certify.adjudicators [mode]`` reads one hybrid."""
     mode = sys.argv[1] if len(sys.argv) > 1 else "plain"
     hybrid = json.load(sys.stdin)
+    if mode == "note":
+        print(note_rule(hybrid))
+        return
     verdict = grade(hybrid)
     new_rubric = hybrid["rubric"]["pass_mark"] == 50
     if mode == "json":

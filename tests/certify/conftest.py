@@ -73,5 +73,6 @@ def config(cases: Path, out: Path, adjudicator: str, **overrides: Any) -> Certif
 
 
 def receipts(out: Path) -> dict[str, dict[str, Any]]:
-    lines = (out / "receipts.jsonl").read_text(encoding="utf-8").splitlines()
+    # JSONL lines end at "\n" only (a raw U+2028 in a value is not a line end)
+    lines = (out / "receipts.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
     return {row["id"]: row for row in map(json.loads, lines)}

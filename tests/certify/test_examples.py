@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import json
+import re
+import shlex
 import sys
 from pathlib import Path
 
 import pytest
 
 from reasonbench.certify import run_certify
+from reasonbench.cli.main import main
 from tests.serve.servers import TinyServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,9 +45,20 @@ def test_docs_show_the_real_output(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         lines[name] = (config.out_dir / "receipts.jsonl").read_text(encoding="utf-8").splitlines()
     assert all(line in DOC for line in lines["python"])
     assert (tmp_path / "python" / "summary.md").read_text(encoding="utf-8").strip() in DOC
-    r104 = next(line for line in lines["python-monotone"] if '"r-104"' in line)
+    monotone = [x for x in lines["python-monotone"] if '"r-103"' in x or '"r-104"' in x]
+    assert len(monotone) == 2 and all(line in DOC for line in monotone)
+
+    def outcomes(rows: list[str]) -> list[tuple[str, str, object]]:
+        return [(r["id"], r["status"], r["receipt"]) for r in map(json.loads, rows)]
+
+    python, mono = outcomes(lines["python"]), outcomes(lines["python-monotone"])
+    assert [r[0] for r in python if r not in mono] == ["r-104"]  # r-103: the exact fallback
+    summary = (tmp_path / "python-monotone" / "summary.md").read_text(encoding="utf-8")
+    note = next(x for x in summary.splitlines() if x.startswith("8 of 8 cases certified."))
+    violations = summary[summary.index("### Assumption violations") :].strip()
+    assert note in DOC and violations in DOC
     r108 = next(line for line in lines["command"] if '"r-108"' in line)
-    assert r104 in DOC and r108 in DOC
+    assert r108 in DOC
     assert lines["command"][0].replace('"queries": 14', '"queries": 8') == lines["python"][0]
     not_certified = (tmp_path / "command" / "summary.md").read_text(encoding="utf-8")
     assert not_certified[not_certified.index("## Not certified") :].strip() in DOC
@@ -72,3 +87,32 @@ def test_docs_show_the_real_llm_output(
             if x.startswith(f"| {case} ")
         ]
         assert rows and all(row in DOC for row in rows), name
+
+
+def documented_runs() -> list[tuple[str, str]]:
+    """(command, the line it prints) for every ``reasonbench certify`` command the docs show
+    with its result line as a ``# certified ...`` comment under it."""
+    runs = []
+    for block in re.findall(r"```bash\n(.*?)```", DOC, re.DOTALL):
+        lines = block.replace("\\\n", " ").splitlines()
+        for command, said in zip(lines, lines[1:], strict=False):
+            if said.startswith("# certified "):
+                runs.append((command, said.removeprefix("# ")))
+    return runs
+
+
+def test_documented_runs_print_the_line_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runs = documented_runs()
+    assert len(runs) == 2  # adaptive at the top, monotone in example 2
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setattr(sys, "path", [str(ROOT / "data" / "examples" / "certify"), *sys.path])
+    for i, (command, said) in enumerate(runs):
+        words = shlex.split(command)
+        assert words[0].startswith("PYTHONPATH=") and words[1:3] == ["reasonbench", "certify"]
+        shown = next(w for w in words if w.startswith("out_dir=")).removeprefix("out_dir=")
+        out = tmp_path / str(i)  # a fresh cache: the executed count is a first run's
+        argv = [f"out_dir={out}" if w.startswith("out_dir=") else w for w in words[2:]]
+        assert main([*argv, "progress=false"]) == 0
+        assert capsys.readouterr().out.strip() == said.replace(shown, str(out))

@@ -24,6 +24,9 @@ DOCS = [
 FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.DOTALL)
 INLINE = re.compile(r"`(reasonbench [^`]+)`")
 COMMAND = re.compile(r"^reasonbench [a-z][a-z-]*(\s|$)")
+# a shell's && || ; | between commands, not inside quotes (sh -c 'judge | tail -n 1' is one word):
+# what follows it on the line has balanced quotes
+SEPARATOR = re.compile(r"""\s*(?:&&|\|\||;|\|)\s*(?=(?:[^'"]|'[^']*'|"[^"]*")*$)""")
 
 
 def _has_submitit() -> bool:
@@ -44,7 +47,7 @@ def _lines(text: str) -> list[str]:
     out = []
     for line in lines:
         line = line.strip().removeprefix("$ ")
-        for part in re.split(r"\s*(?:&&|\|\||;|\|)\s*", line):
+        for part in SEPARATOR.split(line):
             part = re.sub(r"^([A-Z_][A-Z0-9_]*=\S*\s+)+", "", part)  # VAR=value before a command
             if COMMAND.match(part):  # not a benchmark table row like "reasonbench (bitmask cells)"
                 out.append(part)

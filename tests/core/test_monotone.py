@@ -17,6 +17,7 @@ from reasonbench.core import (
     monotone_lower_bound,
 )
 from reasonbench.core.monotone import MonotoneCertificate
+from reasonbench.core.sources import cell_order
 
 POOL = ("approve", "deny", "refer", "hold")
 ORDER = ("deny", "refer", "approve")
@@ -125,6 +126,49 @@ def test_contradiction_among_seen_cells_is_always_reported(cube: Cube, use_order
         if not violating_pairs(cube, list(range(1 << cube.k)), order):
             assert certificate.receipt == exact  # the cube was monotone after all
     assert certificate.queries == len(set(asked) - {0, full_mask(cube.k)})
+
+
+def reask_all(inferred: tuple[int, ...]) -> Sequence[int]:
+    return inferred
+
+
+@settings(max_examples=150, deadline=None)
+@given(any_cubes(), st.booleans())
+def test_reasking_every_inferred_cell_makes_any_receipt_exact(cube: Cube, use_order: bool) -> None:
+    order = ORDER if use_order else None
+    plain, asked = certify_counting(cube, order)
+    checked = certify_monotone(cube.oracle(), cube.sources, order, verify=reask_all)
+    exact = certify_exhaustive(cube.oracle(), cube.sources).receipt
+    assert checked.receipt == exact
+    every = list(range(1 << cube.k))
+    if cube.changed and plain.violation is None:
+        # the same search, then the inferred cells in cell order, up to the first violation:
+        # once every cell is answered, any forbidden pair has been seen
+        inferred = tuple(m for m in cell_order(cube.k) if m not in asked)
+        assert checked.reasked == inferred[: len(checked.reasked)]
+        assert (checked.violation is not None) == bool(violating_pairs(cube, every, order))
+        if checked.violation is None:
+            assert checked.reasked == inferred
+        else:
+            assert checked.caught_by_reasking and checked.reasked[-1] in (
+                checked.violation.lower,
+                checked.violation.upper,
+            )
+    if plain.receipt != exact:
+        assert checked.violation is not None  # a wrong receipt is always caught
+
+
+@settings(max_examples=100, deadline=None)
+@given(monotone_cubes(max_k=6), st.booleans())
+def test_reasking_finds_nothing_on_monotone_tables(
+    case: tuple[Cube, tuple[str, ...]], use_order: bool
+) -> None:
+    cube, order = case
+    checked = certify_monotone(
+        cube.oracle(), cube.sources, order if use_order else None, verify=reask_all
+    )
+    assert checked.violation is None and not checked.caught_by_reasking
+    assert checked.receipt == certify_exhaustive(cube.oracle(), cube.sources).receipt
 
 
 def test_a_label_beyond_the_new_verdict_is_caught() -> None:
