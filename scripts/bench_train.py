@@ -4,9 +4,11 @@ Training: the same optimizer steps (same examples, same model, same run) laid ou
 padding-free, interleaved step by step so machine noise hits both alike; prints real (non-pad)
 training tokens/s of each and the ratio. Prediction: batched greedy decoding of cube prompts,
 examples/s. Default: the tiny model on CPU. ``scripts/gpu_throughput.sh`` runs it with a random-init
-Qwen3-1.7B architecture in bf16 on a GPU.
+Qwen3-1.7B architecture in bf16 on a GPU. ``--model small_cpu`` measures the main job's CPU receipt
+predictor (its architecture, its digit-splitting tokenizer, full fine-tuning) on the paper build.
 
     python scripts/bench_train.py                      # tiny, CPU, a small benchmark in /tmp
+    python scripts/bench_train.py --model small_cpu --data-dir data/reasonbench --threads 2
     python scripts/bench_train.py --arch qwen3_1.7b --device cuda --dtype bf16 --predict 2400
 """
 
@@ -26,9 +28,10 @@ import transformers
 from reasonbench.infer.decode import greedy_decode
 from reasonbench.models import DTYPES, encode_prompt, encode_target, join, qwen3_config, varlen
 from reasonbench.models.tiny import build_tiny
+from reasonbench.models.tuning import get_tuning
 from reasonbench.train.batching import micro_batches
 from reasonbench.train.data import read_split, training_examples
-from reasonbench.train.lora import TargetTokenLoss, add_lora, batch_inputs
+from reasonbench.train.lora import TargetTokenLoss, batch_inputs
 from reasonbench.train.steps import step_examples
 
 LORA = {
@@ -55,16 +58,11 @@ def benchmark_dir(path: str | None) -> Path:
 def build_model(args: argparse.Namespace, data_dir: Path) -> tuple[Any, Any]:
     from transformers import AutoTokenizer, Qwen3ForCausalLM
 
-    tiny = build_tiny(data_dir, Path(args.cache_dir))
+    tiny = build_tiny(data_dir, Path(args.cache_dir), split_digits=args.split_digits)
     tokenizer = AutoTokenizer.from_pretrained(tiny)
-    if args.arch == "tiny":
-        config = qwen3_config(
-            "tiny", len(tokenizer), tokenizer.pad_token_id, tokenizer.eos_token_id
-        )
-    else:  # the real architecture (and vocabulary size) with random weights: same cost
-        config = qwen3_config(
-            args.arch, len(tokenizer), tokenizer.pad_token_id, tokenizer.eos_token_id
-        )
+    # tiny and small_cpu are built from the benchmark; a real architecture keeps its vocabulary
+    # size with random weights: the same cost
+    config = qwen3_config(args.arch, len(tokenizer), tokenizer.pad_token_id, tokenizer.eos_token_id)
     varlen.register()
     torch.manual_seed(0)
     with torch.device(args.device):
@@ -85,8 +83,9 @@ def bench_training(
         join(encode_prompt(tokenizer, e.prompt), encode_target(tokenizer, e.target), 4096)
         for e in examples
     ]
-    peft = add_lora(model, LORA, args.gradient_checkpointing)
-    loss_module = TargetTokenLoss(peft).train()
+    tuning = get_tuning(args.tuning)
+    peft = tuning.prepare(model, LORA, args.gradient_checkpointing)
+    loss_module = TargetTokenLoss(peft, tuning.causal_lm).train()
     params = [p for p in peft.parameters() if p.requires_grad]
     optimizer = torch.optim.AdamW(params, lr=1e-4)
     autocast = torch.autocast(args.device, dtype=torch.bfloat16, enabled=args.dtype == "bf16")
@@ -190,10 +189,18 @@ def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument(
+        "--model",
+        choices=["tiny", "small_cpu"],
+        help="a preset: small_cpu = --arch small_cpu --tuning full --split-digits "
+        "(conf/model/small_cpu.yaml)",
+    )
+    parser.add_argument("--tuning", default="lora", choices=["lora", "full"])
+    parser.add_argument("--split-digits", action="store_true", help="one token per digit")
     parser.add_argument("--data-dir", help="a generated benchmark (default: small, built in /tmp)")
     parser.add_argument("--cache-dir", default="data/cache/tiny")
     parser.add_argument(
-        "--arch", default="tiny", help="tiny | qwen3_0.6b | qwen3_1.7b (random init)"
+        "--arch", default="tiny", help="tiny | small_cpu | qwen3_0.6b | qwen3_1.7b (random init)"
     )
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--dtype", default="fp32", choices=sorted(DTYPES))
@@ -215,6 +222,8 @@ def main() -> int:
     if args.threads:
         torch.set_num_threads(args.threads)
     data_dir = benchmark_dir(args.data_dir)
+    if args.model == "small_cpu":  # the preset of conf/model/small_cpu.yaml
+        args.arch, args.tuning, args.split_digits = "small_cpu", "full", True
     model, tokenizer = build_model(args, data_dir)
     started = time.perf_counter()
     train = bench_training(args, model, tokenizer, data_dir)
@@ -222,6 +231,7 @@ def main() -> int:
     predict = bench_prediction(args, model, tokenizer, data_dir)
     result = {
         "arch": args.arch,
+        "tuning": args.tuning,
         "device": args.device,
         "dtype": args.dtype,
         "train": train,
@@ -233,7 +243,8 @@ def main() -> int:
     }
     rates = train["tokens_per_s"]
     print(
-        f"LoRA training, {args.arch} {args.dtype} on {args.device}, {args.steps} steps x {args.batch_size} examples (same steps in both modes)"
+        f"{'LoRA' if args.tuning == 'lora' else 'full'} training, {args.arch} {args.dtype} on "
+        f"{args.device}, {args.steps} steps x {args.batch_size} examples (same steps in both modes)"
     )
     print("| batching | tokens/s | padding share |")
     print("|---|---|---|")

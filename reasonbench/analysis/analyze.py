@@ -65,16 +65,12 @@ def _inference(
         m: [o for o in co_primary() if METRICS.get(o).applies(carried(t))]
         for m, t in targets.items()
     }
+    applicable = {
+        m: [o for o in METRICS if METRICS.get(o).applies(carried(t))] for m, t in targets.items()
+    }
     designs = {s: design(s, scored[s], replicates, seed) for s in sorted(scored)}
     splits = {s: method_intervals(d, outcomes) for s, d in designs.items() if d is not None}
-    results = []
-    for spec in specs:
-        shared = [
-            o
-            for o in co_primary()
-            if o in outcomes.get(spec.a, ()) and o in outcomes.get(spec.b, ())
-        ]
-        results.append(compare(spec, designs.get(spec.split), shared))
+    results = [compare(spec, designs.get(spec.split), spec.outcomes(applicable)) for spec in specs]
     families: dict[str, list[str]] = {}
     for spec in specs:
         families.setdefault(spec.family, []).append(spec.name)

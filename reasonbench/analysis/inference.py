@@ -49,7 +49,8 @@ PerSeed = Mapping[int, Sequence[Scored]]
 @dataclass(frozen=True)
 class ComparisonSpec:
     """A configured comparison: a − b on ``split``, in Holm family ``family``, with CIs of the
-    difference within each value of the ``by`` subgroups."""
+    difference within each value of the ``by`` subgroups, on the co-primary outcomes or on the
+    ``metrics`` named (any per-example rate, e.g. ``endpoint_accuracy``)."""
 
     name: str
     a: str
@@ -57,11 +58,12 @@ class ComparisonSpec:
     family: str
     split: str = "test_locked"
     by: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()  # empty: the co-primary outcomes
 
     @classmethod
     def of(cls, spec: Mapping[str, object]) -> ComparisonSpec:
         """From one ``comparisons:`` entry; unknown or missing keys and subgroups are refused."""
-        keys = {"name", "a", "b", "family", "split", "by"}
+        keys = {"name", "a", "b", "family", "split", "by", "metrics"}
         missing = sorted({"name", "a", "b"} - set(spec))
         unknown = sorted(set(spec) - keys)
         if missing or unknown:
@@ -75,6 +77,13 @@ class ComparisonSpec:
         for family in by if isinstance(by, list | tuple) else (by,):
             if str(family) not in SUBGROUPS:
                 raise SettingsError(f"comparison {name}: by: {SUBGROUPS.unknown(str(family))}")
+        metrics = spec.get("metrics") or ()
+        metrics = (
+            tuple(str(m) for m in metrics) if isinstance(metrics, list | tuple) else (str(metrics),)
+        )
+        for metric in metrics:
+            if metric not in METRICS:
+                raise SettingsError(f"comparison {name}: metrics: {METRICS.unknown(metric)}")
         return cls(
             name,
             str(spec["a"]),
@@ -82,7 +91,15 @@ class ComparisonSpec:
             str(spec.get("family") or name),  # undeclared: a family of its own
             str(spec.get("split") or "test_locked"),
             tuple(str(x) for x in by) if isinstance(by, list | tuple) else (str(by),),
+            metrics,
         )
+
+    def outcomes(self, applicable: Mapping[str, Sequence[str]]) -> list[str]:
+        """What is compared: the named metrics (else the co-primary outcomes) that apply to the
+        targets of both methods (``applicable``: method -> the metrics that apply to it)."""
+        wanted = self.metrics or tuple(co_primary())
+        mine, theirs = applicable.get(self.a, ()), applicable.get(self.b, ())
+        return [m for m in wanted if m in mine and m in theirs]
 
 
 @dataclass(frozen=True)
@@ -128,7 +145,10 @@ def _matrix(per_seed: PerSeed, ids: Sequence[str], metric: str) -> FloatArray:
         for r in per_seed[seed]:
             seen = observe(r)
             if seen is None or seen[1] != 1.0:
-                raise SettingsError(f"co-primary metric {metric} must count every example once")
+                raise SettingsError(
+                    f"metric {metric} is bootstrapped and compared only where it counts every "
+                    "example once (a rate over all examples of the split)"
+                )
             out[s, index[r.gold.example_id]] = seen[0]
     return out
 

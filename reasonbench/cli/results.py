@@ -87,6 +87,7 @@ def run_analyze(cfg: DictConfig) -> int:
 def run_tables(cfg: DictConfig) -> int:
     from reasonbench.paper_figures import paper_figures
     from reasonbench.reports.build import write_reports
+    from reasonbench.reports.curves import CurveError, read_curve
 
     metrics_path, manifest_path = Path(cfg.metrics), Path(cfg.data_dir) / "MANIFEST.json"
     for path in (metrics_path, manifest_path):
@@ -97,8 +98,12 @@ def run_tables(cfg: DictConfig) -> int:
     metrics = json.loads(metrics_path.read_text())
     stats = json.loads(manifest_path.read_text())["stats"]
     methods: Any = OmegaConf.to_container(cfg.methods, resolve=True)
+    try:
+        curves = [read_curve(Path(str(run))) for run in cfg.curves]
+    except CurveError as exc:
+        return fail("tables", f"{exc}, key curves")
     written = write_reports(
-        metrics, stats, paper_figures(), methods, Path(cfg.out_dir), bool(cfg.overwrite)
+        metrics, stats, paper_figures(), methods, Path(cfg.out_dir), bool(cfg.overwrite), curves
     )
     print(
         f"wrote {len(written['tables'])} tables and {len(written['figures'])} figures under {cfg.out_dir}"

@@ -153,7 +153,7 @@ class ModelSchema:
     # the project's tiny model
     cache_dir: str | None = None
     vocab_size: int | None = None
-    arch: str | None = None
+    arch: Any = None  # a name in reasonbench/models/architectures.py, or explicit Qwen3 fields
     init_seed: int | None = None
     split_digits: bool | None = None
 
@@ -192,11 +192,18 @@ class PermutationSchema:
 
 
 @dataclass
+class ExtraDataSchema:
+    data_dir: str = MISSING
+    split: str = MISSING
+
+
+@dataclass
 class DataSchema:
     name: str = MISSING
     suffix: str = MISSING
     train_split: str = MISSING
     permutation: PermutationSchema = field(default_factory=PermutationSchema)
+    extra: list[ExtraDataSchema] = field(default_factory=list)
 
 
 @dataclass
@@ -272,6 +279,7 @@ class TablesSchema:
     metrics: str = MISSING
     out_dir: str = MISSING
     overwrite: bool = MISSING
+    curves: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -83,11 +83,14 @@ def resolve_backbone(model_cfg: Mapping[str, Any], data_dir: Path | None = None)
 
         if data_dir is None:
             raise ValueError("the tiny model is built from a benchmark: data_dir is required")
+        arch = model_cfg.get("arch", "tiny")
+        if isinstance(arch, Mapping):  # explicit fields (a DictConfig from the command line)
+            arch = {str(key): value for key, value in arch.items()}
         path = build_tiny(
             data_dir,
             Path(model_cfg.get("cache_dir", "data/cache/tiny")),
             int(model_cfg.get("vocab_size", 2048)),
-            model_cfg.get("arch", "tiny"),
+            arch,
             int(model_cfg.get("init_seed", 0)),
             bool(model_cfg.get("split_digits") or False),
         )

@@ -9,6 +9,7 @@ from typing import Any
 from reasonbench.analysis.record import MetricsReport
 from reasonbench.io import OutputDir
 from reasonbench.reports import figures
+from reasonbench.reports.curves import RunCurve
 from reasonbench.reports.lookup import View
 from reasonbench.reports.render import Table, rounded
 from reasonbench.reports.tables import all_tables
@@ -21,10 +22,12 @@ def build_tables(
     stats: Mapping[str, Any],
     paper: Mapping[str, Any],
     methods: Mapping[str, Any],
+    curves: Sequence[RunCurve] = (),
 ) -> tuple[View, list[Table]]:
-    """The report view and every table (``methods``: the role map, conf/methods/paper.yaml)."""
+    """The report view and every table (``methods``: the role map, conf/methods/paper.yaml;
+    ``curves``: learning curves of training runs)."""
     report = metrics if isinstance(metrics, MetricsReport) else MetricsReport.from_json(metrics)
-    view = View(report, methods)
+    view = View(report, methods, curves)
     return view, all_tables(view, stats, paper)
 
 
@@ -35,13 +38,15 @@ def write_reports(
     methods: Mapping[str, Any],
     out_dir: Path,
     overwrite: bool = False,
+    curves: Sequence[RunCurve] = (),
 ) -> dict[str, Sequence[str]]:
-    """``tables/<name>.{md,csv,tex}``, ``figures/<name>.png`` and a README indexing them.
+    """``tables/<name>.{md,csv,tex}``, ``figures/<name>.png`` and a README indexing them
+    (``curves``: learning curves of training runs, :mod:`reasonbench.reports.curves`).
     Returns the table names, every figure written, and those that say "no data"."""
-    view, tables = build_tables(metrics, stats, paper, methods)
+    view, tables = build_tables(metrics, stats, paper, methods, curves)
     # figures plot the metrics at the tables' precision (render.DECIMALS), so a fitted float that
     # differs in its last digits on another CPU moves no pixel
-    plotted = View(MetricsReport.from_json(rounded(view.report.to_json())), methods)
+    plotted = View(MetricsReport.from_json(rounded(view.report.to_json())), methods, curves)
     index = [
         "# Results",
         "",
@@ -53,6 +58,7 @@ def write_reports(
         for table in tables:
             table.write(out)
             index.append(table.markdown())
+
         for name, draw in figures.FIGURES.items():
             if not draw(plotted, out, f"figures/{name}.png"):
                 empty.append(name)

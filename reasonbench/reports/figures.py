@@ -14,6 +14,7 @@ import numpy as np  # noqa: E402
 
 from reasonbench.controls import CONTROL_KINDS  # noqa: E402
 from reasonbench.io import OutputDir  # noqa: E402
+from reasonbench.reports.curves import MEASURES, percent  # noqa: E402
 from reasonbench.reports.lookup import View, seed_mean  # noqa: E402
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "consistency_bars",
     "coverage_debt",
     "forest",
+    "learning_curve",
     "reliability",
     "two_plane",
 ]
@@ -222,10 +224,36 @@ def two_plane(view: View, out: OutputDir, rel: str) -> bool:
     return drawn
 
 
+def learning_curve(view: View, out: OutputDir, rel: str) -> bool:
+    """Exact receipt (solid) and endpoint accuracy (dashed) against training tokens."""
+    curves = view.curves
+    fig, ax = plt.subplots(figsize=(6, 4))
+    if not curves:
+        _no_data(ax, "no run given: tables curves=[<run dir>, ...]")
+        _save(fig, out, rel)
+        return False
+    for i, c in enumerate(curves):
+        colour = f"C{i}"
+        tokens = [int(p["tokens"] or 0) / 1e6 for p in c.points]
+        for (key, label), style in zip(MEASURES[:2], ("-", "--"), strict=True):
+            known = [(x, percent(p[key])) for x, p in zip(tokens, c.points, strict=True)]
+            xs, ys = [x for x, y in known if y is not None], [y for _, y in known if y is not None]
+            if ys:  # a verdict-only target has no receipt or endpoints
+                ax.plot(xs, ys, style, marker="o", ms=3, color=colour, label=f"{c.method}: {label}")
+    ax.set_xlabel("training tokens (millions)")
+    ax.set_ylabel(f"accuracy on {curves[0].split} sample (%)")
+    ax.set_ylim(0, 100)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7, loc="lower right")
+    _save(fig, out, rel)
+    return True
+
+
 FIGURES: dict[str, Callable[[View, OutputDir, str], bool]] = {
     "coverage_debt": coverage_debt,
     "forest": forest,
     "consistency": consistency_bars,
     "reliability": reliability,
     "two_plane": two_plane,
+    "learning_curve": learning_curve,
 }

@@ -22,6 +22,7 @@ from reasonbench.analysis.record import (
     Ratio,
     SeedEntry,
 )
+from reasonbench.reports.curves import RunCurve
 
 __all__ = ["LOCKED", "NOT_RUN", "Row", "View", "seed_mean"]
 
@@ -46,8 +47,14 @@ class Row:
 
 
 class View:
-    def __init__(self, report: MetricsReport, role_map: Mapping[str, Any] | None) -> None:
+    def __init__(
+        self,
+        report: MetricsReport,
+        role_map: Mapping[str, Any] | None,
+        curves: Sequence[RunCurve] = (),
+    ) -> None:
         self.report = report
+        self.curves = tuple(curves)  # learning curves of training runs (reports/curves.py)
         self.roles: dict[str, Role] = roles(role_map)
         played = {r.method for r in self.roles.values()}
         self.extras = [m for m in sorted(report.methods) if m not in played]

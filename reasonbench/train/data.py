@@ -2,7 +2,8 @@
 
 Variants (``conf/data``): ``paper`` trains on ``train``; ``cardinality`` on the post-freeze
 ``cardinality_train`` (single-source changes); ``permaug`` adds permuted re-renderings of a share
-(``permutation.rate``) of the training examples. The data manifest hash names exactly which
+(``permutation.rate``) of the training examples; ``worlds`` adds the ``train`` split of another
+build (``extra``: fresh logical worlds, ``benchmark=worlds``), its ids prefixed with its name. The data manifest hash names exactly which
 (prompt, target) pairs a run saw, in order, and the benchmark manifest they came from.
 """
 
@@ -51,6 +52,7 @@ def training_examples(
     gold = [f"target_{target}"] if stored else list(GOLD_COLUMNS)
     rows = read_split(data_dir, split, [*ROW_COLUMNS, *gold])
     out = [TrainExample(r["id"], r["prompt"], gold_text(target, r)) for r in rows]
+    out += extra_examples(variant, target)
     perm = variant.get("permutation") or {}
     rate = float(perm.get("rate", 0.0))
     if rate <= 0.0:
@@ -73,6 +75,20 @@ def training_examples(
     return out + augmented
 
 
+def extra_examples(variant: Mapping[str, Any], target: str) -> list[TrainExample]:
+    """The examples of ``variant.extra``: each a (``data_dir``, ``split``) of another build, its
+    ids prefixed ``<build name>:`` (two builds may number their units alike)."""
+    out: list[TrainExample] = []
+    for entry in variant.get("extra") or ():
+        extra_dir, split = Path(str(entry["data_dir"])), str(entry["split"])
+        name = read_manifest(extra_dir).get("config", {}).get("name", extra_dir.name)
+        stored = f"target_{target}" in split_columns(extra_dir, split)
+        gold = [f"target_{target}"] if stored else list(GOLD_COLUMNS)
+        for r in read_split(extra_dir, split, ["id", "prompt", *gold]):
+            out.append(TrainExample(f"{name}:{r['id']}", r["prompt"], gold_text(target, r)))
+    return out
+
+
 def data_manifest(
     data_dir: Path, examples: Sequence[TrainExample], variant: Mapping[str, Any], target: str
 ) -> dict[str, Any]:
@@ -81,6 +97,14 @@ def data_manifest(
         for part in (e.example_id, e.prompt, e.target):
             digest.update(hashlib.sha256(part.encode()).digest())
     bench = read_manifest(data_dir) if (data_dir / MANIFEST).is_file() else None
+    extra = [
+        {
+            "data_dir": str(e["data_dir"]),
+            "split": str(e["split"]),
+            "benchmark_manifest_sha256": manifest_hash(read_manifest(Path(str(e["data_dir"])))),
+        }
+        for e in variant.get("extra") or ()
+    ]
     return {
         "sha256": digest.hexdigest(),
         "benchmark": bench.get("config", {}).get("name") if bench else None,
@@ -89,4 +113,5 @@ def data_manifest(
         "target": target,
         "examples": len(examples),
         "augmented": sum(e.example_id.endswith("-permaug") for e in examples),
+        **({"extra": extra} if extra else {}),
     }

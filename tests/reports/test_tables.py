@@ -18,6 +18,7 @@ from reasonbench.paper_figures import paper_figures
 from reasonbench.reports import figures
 from reasonbench.reports.build import write_reports
 from reasonbench.reports.compare import Tolerance, compare
+from reasonbench.reports.curves import CurveError, read_curve
 from reasonbench.reports.render import DECIMALS, Table
 from reasonbench.reports.tables import TABLES
 from tests.analysis import synth
@@ -81,9 +82,29 @@ def built(
     out = tmp_path_factory.mktemp("report")
     (out / "metrics.json").write_text(json.dumps(metrics))
     stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
-    written = write_reports(metrics, stats, paper_figures(), ROLES, out / "r")
+    run = curve_run(out / "run")
+    written = write_reports(
+        metrics, stats, paper_figures(), ROLES, out / "r", curves=[read_curve(run)]
+    )
     assert list(written["tables"]) == list(TABLES) and written["no_data"] == []
     return out
+
+
+def curve_run(run: Path) -> Path:
+    """A training run directory as ``reasonbench train eval.every=2`` leaves it."""
+    run.mkdir()
+    lines = [
+        {"step": 1, "loss": 5.0, "lr": 0.001, "tokens": 300},
+        {"step": 2, "tokens": 600, "eval": {"split": "dev", "examples": 8, "revised_verdict": 0.5,
+                                            "exact_receipt": 0.25, "endpoints": 0.125,
+                                            "parse_failures": 0.0}},
+        {"step": 4, "tokens": 1200, "eval": {"split": "dev", "examples": 8, "revised_verdict": 0.75,
+                                             "exact_receipt": 0.5, "endpoints": 0.375,
+                                             "parse_failures": 0.0}},
+    ]  # fmt: skip
+    (run / "train_log.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (run / "RUN.json").write_text(json.dumps({"method": MINE}))
+    return run
 
 
 def table(built: Path, name: str) -> str:
@@ -251,7 +272,8 @@ def test_last_digit_noise_moves_no_table_and_no_figure(
     noisy = noise(json.loads((built / "metrics.json").read_text()))
     assert moved > 500
     stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
-    write_reports(noisy, stats, paper_figures(), ROLES, tmp_path / "r")
+    curves = [read_curve(built / "run")]  # the same runs: their points are exact ratios
+    write_reports(noisy, stats, paper_figures(), ROLES, tmp_path / "r", curves=curves)
     result = compare(built / "r", tmp_path / "r", Tolerance(0.0, 0.0))
     assert result.agree and all(f.identical for f in result.files), "\n".join(result.lines())
     assert {f.rel.split("/")[0] for f in result.files} >= {"tables", "figures", "README.md"}
@@ -273,3 +295,21 @@ def test_tables_refuse_a_metrics_file_of_another_layout(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "not a metrics file of this reasonbench: format None" in err[0]
     assert "internal error" not in err[0] and not (tmp_path / "o").exists()
+
+
+def test_learning_curve_rows_are_the_logged_points(built: Path) -> None:
+    """One row per logged point, accuracies in percent; loss lines are not points."""
+    rows = rows_of(table(built, "learning_curve"), MINE)
+    assert rows == [
+        [MINE, "2", "600", "25.00", "12.50", "50.00"],
+        [MINE, "4", "1200", "50.00", "37.50", "75.00"],
+    ]
+    assert (built / "r" / "figures" / "learning_curve.png").stat().st_size > 0
+
+
+def test_a_run_without_curve_points_is_named(tmp_path: Path) -> None:
+    with pytest.raises(CurveError, match="train_log.jsonl not found"):
+        read_curve(tmp_path)
+    (tmp_path / "train_log.jsonl").write_text(json.dumps({"step": 1, "loss": 1.0}) + "\n")
+    with pytest.raises(CurveError, match=r"no learning-curve points \(train with eval.every > 0\)"):
+        read_curve(tmp_path)

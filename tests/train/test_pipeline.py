@@ -237,3 +237,27 @@ def planned_lengths(bench: Path, tiny: str, steps: int, batch: int) -> list[int]
         for e in examples
     ]
     return [lengths[i] for s in range(steps) for i in step_examples(s, len(examples), batch, 0)]
+
+
+def test_a_learning_curve_changes_no_weight(
+    trained: Path, small_bench: Path, tiny_cache: Path, tmp_path: Path
+) -> None:
+    """The same run with a learning curve (eval.every): the same adapter bytes, and one point
+    per eval.every steps in train_log.jsonl, scored like analyze (rates in [0, 1])."""
+    run_dir = tmp_path / "curve"
+    overrides = [f"out_dir={run_dir}", *STEPS, "eval.every=3", "eval.examples=8"]
+    train(composed("train", tiny_overrides(small_bench, tiny_cache, *overrides)))
+    assert (run_dir / "adapter" / "adapter_model.safetensors").read_bytes() == (
+        trained / "adapter" / "adapter_model.safetensors"
+    ).read_bytes()
+    log = [json.loads(line) for line in (run_dir / "train_log.jsonl").read_text().splitlines()]
+    points = [entry for entry in log if "eval" in entry]
+    assert [p["step"] for p in points] == [3, 6]
+    for point in points:
+        measured = point["eval"]
+        assert measured["split"] == "dev" and measured["examples"] == 8
+        for key in ("revised_verdict", "exact_receipt", "endpoints", "parse_failures"):
+            assert 0.0 <= measured[key] <= 1.0
+    # the curve's decoding counts no training token
+    summary = json.loads((run_dir / "RUN.json").read_text())
+    assert summary["tokens"] == json.loads((trained / "RUN.json").read_text())["tokens"]

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reasonbench.io.manifest import STAT_LABELS
+from reasonbench.reports.curves import curve_table
 from reasonbench.reports.lookup import View
 from reasonbench.reports.render import Table
 from reasonbench.reports.tables.cardinality import cardinality, cardinality_breakdown
@@ -43,7 +44,7 @@ TABLES = (
     "dataset_statistics", "surface_diagnostics", "primary_comparison", "replication",
     "all_metrics", "structural_subgroups", "subgroup_differences", "verdict_receipt_separation",
     "paired_consistency", "cell_agreement", "augmentation", "selective_debt", "calibration",
-    "cardinality", "cardinality_breakdown", "shift", "two_plane",
+    "cardinality", "cardinality_breakdown", "shift", "two_plane", "learning_curve",
 )  # fmt: skip
 
 
@@ -66,6 +67,7 @@ def all_tables(view: View, stats: Mapping[str, Any], figures: Mapping[str, Any])
         cardinality_breakdown(view),
         shift(view),
         two_plane(view),
+        curve_table(view.curves),
     ]
     assert tuple(t.name for t in out) == TABLES
     return out
