@@ -191,21 +191,6 @@ CASES: tuple[Case, ...] = (
         ),
     ),  # fmt: skip
     Case(
-        "served judges",
-        "a served judge without its server's address",
-        ("evaluate", "judge=openai", "judge.name=qwen3-8b", "judge.args.model=Qwen/Qwen3-8B"),
-    ),
-    _served("a concurrency that is not a number", "concurrency=abc"),
-    _served("a fractional concurrency", "concurrency=1.5"),
-    _served("no request in flight", "concurrency=0"),
-    _served("a timeout that is not a number", "timeout_s=abc"),
-    _served("no timeout", "timeout_s=null"),
-    _served("a timeout that is not a number (NaN)", "timeout_s=nan"),
-    _served("an infinite timeout", "timeout_s=inf"),
-    _served("a zero timeout", "timeout_s=0"),
-    _served("a negative timeout", "timeout_s=-5"),
-    _served("a token budget that is not a number", "decoding.max_new_tokens=many"),
-    Case(
         "configuration",
         "a certify re-asking share outside 0..1",
         (
@@ -242,6 +227,21 @@ CASES: tuple[Case, ...] = (
         ),
         _good_cases,
     ),  # fmt: skip
+    Case(
+        "served judges",
+        "a served judge without its server's address",
+        ("evaluate", "judge=openai", "judge.name=qwen3-8b", "judge.args.model=Qwen/Qwen3-8B"),
+    ),
+    _served("a concurrency that is not a number", "concurrency=abc"),
+    _served("a fractional concurrency", "concurrency=1.5"),
+    _served("no request in flight", "concurrency=0"),
+    _served("a timeout that is not a number", "timeout_s=abc"),
+    _served("no timeout", "timeout_s=null"),
+    _served("a timeout that is not a number (NaN)", "timeout_s=nan"),
+    _served("an infinite timeout", "timeout_s=inf"),
+    _served("a zero timeout", "timeout_s=0"),
+    _served("a negative timeout", "timeout_s=-5"),
+    _served("a token budget that is not a number", "decoding.max_new_tokens=many"),
     Case(
         "outputs",
         "generate into a folder that is not a benchmark build",

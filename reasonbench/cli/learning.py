@@ -17,12 +17,13 @@ def _main_process() -> bool:
 
 
 def run_train(cfg: DictConfig) -> int:
+    from reasonbench.infer.curve import plan_curve
     from reasonbench.models import BackboneNotFound
     from reasonbench.train import RunConflict, train
     from reasonbench.train.augment import AugmentError
 
     try:
-        summary = train(cfg)
+        summary = train(cfg, plan_curve)
     except (BackboneNotFound, RunConflict, AugmentError, FileNotFoundError, ValueError) as exc:
         return fail("train", str(exc))
     if not _main_process():

@@ -2,9 +2,9 @@
 figure in :mod:`reasonbench.reports.figures` (``reasonbench tables curves=[<run dir>, ...]``).
 
 The points are the ones ``reasonbench train`` logs with ``eval.every`` set
-(:mod:`reasonbench.train.curve`): one ``train_log.jsonl`` line per point, the sample's exact
+(:mod:`reasonbench.infer.curve`): one ``train_log.jsonl`` line per point, the sample's exact
 receipt, endpoint and revised-verdict accuracy after ``tokens`` training tokens. A run is named by
-its ``RUN.json`` method (or its directory when unfinished).
+its trained run's method (or its directory when unfinished).
 """
 
 from __future__ import annotations
@@ -52,10 +52,14 @@ def read_curve(run_dir: Path) -> RunCurve:
                        **{key: point.get(key) for key, _ in MEASURES}})  # fmt: skip
     if not points:
         raise CurveError(f"{log} has no learning-curve points (train with eval.every > 0)")
-    summary = run_dir / "RUN.json"
-    method = run_dir.name
-    if summary.is_file():
-        method = str(json.loads(summary.read_text(encoding="utf-8")).get("method", method))
+    from reasonbench.models.trained import RunFileError, TrainedRun
+
+    method = run_dir.name  # an unfinished run has no summary yet
+    if TrainedRun.finished(run_dir):
+        try:
+            method = TrainedRun.read(run_dir).method
+        except RunFileError as exc:
+            raise CurveError(str(exc)) from None
     return RunCurve(method, str(split), examples, tuple(points))
 
 
@@ -75,6 +79,6 @@ def curve_table(curves: Sequence[RunCurve]) -> Table:
         "Learning curves: greedy accuracy on a fixed sample while training (%)",
         ["method", "step", "training tokens", *(label for _, label in MEASURES)],
         rows,
-        note=f"Sample: {', '.join(splits)}, the same rows for every run (train/curve.py). "
+        note=f"Sample: {', '.join(splits)}, the same rows for every run (infer/curve.py). "
         "One point per eval.every optimizer steps; decoded as `reasonbench predict` decodes.",
     )

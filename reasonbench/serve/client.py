@@ -73,6 +73,9 @@ class _Run:
     def __init__(self, todo: dict[str, bytes]) -> None:
         self.items: Iterator[tuple[str, bytes]] = iter(todo.items())
         self.consecutive = 0
+        # the last HTTP error of the run: a server that answers 500 and then drops connections
+        # (transformers serve on a model without a chat template) must not hide its status
+        self.last_http: str | None = None
 
 
 class Client:
@@ -211,9 +214,13 @@ class Client:
                 raise ServeError(refused + self._kept(), refused)
             self.usage.failures[outcome.kind] += 1
             run.consecutive += 1
+            if outcome.status is not None:
+                run.last_http = what
             reason = None
             if run.consecutive >= policy.max_consecutive_failures:
                 reason = f"{run.consecutive} consecutive failed requests to {url}, last: {what}"
+                if run.last_http is not None and run.last_http != what:
+                    reason += f"; last HTTP error: {run.last_http}"
             elif attempt + 1 == policy.max_attempts:
                 reason = f"a request to {url} failed {policy.max_attempts} times, last: {what}"
             elif outcome.wait is not None and outcome.wait > policy.max_wait_s:

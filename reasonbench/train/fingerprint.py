@@ -41,7 +41,7 @@ RUNTIME_KEYS = (
     "device",
     "batching",  # the batching mode and micro-batch size change memory layout, not the gradient
     "overwrite",
-    "eval",  # the learning curve decodes in inference mode: it changes no weight (train/curve.py)
+    "eval",  # the learning curve decodes in inference mode: it changes no weight (infer/curve.py)
 )
 RUNTIME_MODEL_KEYS = (
     "path",

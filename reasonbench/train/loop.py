@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import torch
 
@@ -23,11 +23,23 @@ from reasonbench.models.prompting import Encoded
 from reasonbench.progress import Progress
 from reasonbench.train import checkpoint
 from reasonbench.train.counters import Counters, Tally
-from reasonbench.train.curve import Curve
 from reasonbench.train.lora import batch_inputs, trainable_state
 from reasonbench.train.steps import rank_share, step_examples
 
 __all__ = ["LoopResult", "LoopSettings", "Training", "restore", "run_loop", "save"]
+
+
+class Probe(Protocol):
+    """Something measured while a run trains (the learning curve, reasonbench.infer.curve): it
+    must change no weight and draw no random number, so a probed run trains the same weights."""
+
+    def due(self, step: int, total: int) -> bool: ...
+
+    def measure(self, model: Any, tokenizer: Any, device: Any) -> dict[str, Any]: ...
+
+
+# (config, data directory, tokenizer) -> the run's probe, or None when the config asks for none
+PlanProbe = Callable[[Mapping[str, Any], Path, Any], "Probe | None"]
 
 
 @dataclass(frozen=True)
@@ -62,7 +74,7 @@ class Training:
     out_dir: Path
     start_step: int = 0
     done: Counters = field(default_factory=Counters)  # counters at ``start_step``
-    curve: Curve | None = None  # the learning curve (``eval.*``), measured by the main process
+    curve: Probe | None = None  # the learning curve (``eval.*``), measured by the main process
     decoder: Any = None  # the causal LM the curve decodes with (LoRA layers in place)
     tokenizer: Any = None
 

@@ -28,7 +28,6 @@ from reasonbench.models.tuning import get_tuning, save_trained
 from reasonbench.models.varlen import NAME as VARLEN
 from reasonbench.progress import progress as iterate
 from reasonbench.train import checkpoint
-from reasonbench.train.curve import plan_curve
 from reasonbench.train.data import TrainExample, data_manifest, training_examples
 from reasonbench.train.fingerprint import (
     RUN_MARKERS,
@@ -37,7 +36,14 @@ from reasonbench.train.fingerprint import (
     fingerprint_fields,
     fingerprint_sha,
 )
-from reasonbench.train.loop import LoopResult, LoopSettings, Training, restore, run_loop
+from reasonbench.train.loop import (
+    LoopResult,
+    LoopSettings,
+    PlanProbe,
+    Training,
+    restore,
+    run_loop,
+)
 from reasonbench.train.lora import TargetTokenLoss
 from reasonbench.train.steps import steps_per_epoch
 
@@ -138,7 +144,7 @@ def open_run(plan: RunPlan, accelerator: Any) -> None:
 
 
 def build_training(
-    plan: RunPlan, accelerator: Any, backbone: Backbone
+    plan: RunPlan, accelerator: Any, backbone: Backbone, plan_probe: PlanProbe | None = None
 ) -> tuple[Training, Any, list[Encoded]]:
     """(the loop's inputs, restored from the last checkpoint if any; tokenizer; encoded data)."""
     from transformers import get_scheduler, set_seed
@@ -168,7 +174,7 @@ def build_training(
     training = Training(
         accelerator, loss_module, peft_model, optimizer, scheduler, encoded,
         int(tokenizer.pad_token_id), settings, plan.out_dir,
-        curve=plan_curve(cfg, plan.data_dir, tokenizer),
+        curve=plan_probe(cfg, plan.data_dir, tokenizer) if plan_probe else None,
         decoder=tuning.causal_lm(peft_model), tokenizer=tokenizer,
     )  # fmt: skip
     latest = checkpoint.latest_checkpoint(plan.out_dir)
@@ -223,13 +229,23 @@ def summarize(
     }
 
 
-def train(cfg: DictConfig) -> dict[str, Any]:
-    """Train (or resume, or skip a finished run); returns the run summary."""
+def train(cfg: DictConfig, plan_probe: PlanProbe | None = None) -> dict[str, Any]:
+    """Train (or resume, or skip a finished run); returns the run summary.
+
+    ``plan_probe`` builds the learning curve (``eval.*``) from the config, the data directory and
+    the tokenizer: :func:`reasonbench.infer.curve.plan_curve` in ``reasonbench train``. Training
+    never imports inference, so the caller hands it in; ``eval.every > 0`` without one is refused.
+    """
     from accelerate import Accelerator
     from transformers import set_seed
 
     set_seed(int(cfg.seed))
     plan = plan_run(cfg)
+    if plan_probe is None and int((cfg.get("eval") or {}).get("every") or 0) > 0:
+        raise ValueError(
+            "eval.every > 0 needs a learning-curve probe: run `reasonbench train`, or pass "
+            "plan_probe=reasonbench.infer.curve.plan_curve to reasonbench.train.train"
+        )
     if TrainedRun.finished(plan.out_dir):
         return {**TrainedRun.read(plan.out_dir).summary, "skipped": True}
     backbone = resolve_backbone(cfg.model, plan.data_dir)  # fails fast, before any process group
@@ -240,7 +256,7 @@ def train(cfg: DictConfig) -> dict[str, Any]:
     # its own (cores / processes), which ``threads`` replaces
     with torch_threads(int(cfg.threads)):
         open_run(plan, accelerator)
-        training, tokenizer, encoded = build_training(plan, accelerator, backbone)
+        training, tokenizer, encoded = build_training(plan, accelerator, backbone, plan_probe)
         result = run_loop(training)
         summary = summarize(plan, backbone, training, encoded, result)
         if result.finished:

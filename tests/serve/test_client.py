@@ -145,6 +145,22 @@ def test_consecutive_failures_stop_keeping_what_was_answered(
     assert len(GenerationCache(tmp_path)) == 2
 
 
+def test_a_500_then_dropped_connections_still_names_the_status(
+    proxy: FaultProxy, served_model: Path, prompts: list[str], tmp_path: Path
+) -> None:
+    """A server that answers 500 and then drops connections (transformers serve, a chat request
+    to a model without a chat template, under load): the stop line names the last failure and
+    the last HTTP status, so the chat-template hint has its evidence beside it."""
+    client = Client(endpoint(proxy.base_url, served_model, "chat", concurrency=1), tmp_path, FAST)
+    proxy.queue(["500", "hangup", "hangup", "hangup"])
+    with pytest.raises(ServeError) as stopped:
+        client.ask(prompts[:1], SHORT)
+    line = str(stopped.value)
+    assert "4 consecutive failed requests" in line and "; last HTTP error: HTTP 500" in line
+    assert "if the model has no chat template, set" in line  # no chat answer ever came back
+    assert "\n" not in line
+
+
 def leaks(secret: str, text: str) -> bool:
     """Whether any 5 characters in a row of ``secret`` show in ``text``."""
     return any(secret[i : i + 5] in text for i in range(len(secret) - 4))

@@ -19,6 +19,7 @@ from safetensors.torch import load_file
 from reasonbench.analysis.analyze import analyze
 from reasonbench.analysis.gold import load_gold, split_ids
 from reasonbench.infer import predict
+from reasonbench.infer.curve import plan_curve
 from reasonbench.predictions import load_predictions, read_predictions
 from reasonbench.train import RunConflict, train
 from tests.train.helpers import composed, tiny_overrides
@@ -246,7 +247,7 @@ def test_a_learning_curve_changes_no_weight(
     per eval.every steps in train_log.jsonl, scored like analyze (rates in [0, 1])."""
     run_dir = tmp_path / "curve"
     overrides = [f"out_dir={run_dir}", *STEPS, "eval.every=3", "eval.examples=8"]
-    train(composed("train", tiny_overrides(small_bench, tiny_cache, *overrides)))
+    train(composed("train", tiny_overrides(small_bench, tiny_cache, *overrides)), plan_curve)
     assert (run_dir / "adapter" / "adapter_model.safetensors").read_bytes() == (
         trained / "adapter" / "adapter_model.safetensors"
     ).read_bytes()
@@ -261,3 +262,15 @@ def test_a_learning_curve_changes_no_weight(
     # the curve's decoding counts no training token
     summary = json.loads((run_dir / "RUN.json").read_text())
     assert summary["tokens"] == json.loads((trained / "RUN.json").read_text())["tokens"]
+
+
+def test_a_curve_without_its_probe_is_refused(
+    small_bench: Path, tiny_cache: Path, tmp_path: Path
+) -> None:
+    """Training never imports inference: asked for a curve with no probe to measure it, train
+    refuses in one line, before it writes anything."""
+    run_dir = tmp_path / "no-probe"
+    overrides = [f"out_dir={run_dir}", *STEPS, "eval.every=3"]
+    with pytest.raises(ValueError, match=r"eval.every > 0 needs a learning-curve probe"):
+        train(composed("train", tiny_overrides(small_bench, tiny_cache, *overrides)))
+    assert not run_dir.exists()

@@ -12,6 +12,11 @@ The sample is the first ``eval.examples`` rows of the split in the order of sha2
 rows for every seed, target and tuning, so their curves compare point by point. Decoding runs in
 inference mode, draws no random number and is excluded from the run's training time, so a run
 with a curve trains exactly the weights of a run without one (tested).
+
+It lives in ``infer``, not ``train``: training never imports inference (tests/models/
+test_layers.py). ``reasonbench train`` hands :func:`plan_curve` to
+:func:`reasonbench.train.train`, which sees only the :class:`reasonbench.train.loop.Probe` it
+returns.
 """
 
 from __future__ import annotations
