@@ -11,4 +11,4 @@ echo "[test] mypy"
 "$VENV/bin/mypy" reasonbench
 echo "[test] pytest"
 # pytest exits 5 when it collects no tests; set -e makes that (like any failure) fail the run.
-"$VENV/bin/python" -m pytest -q "$@"
+"$VENV/bin/python" -m pytest -q --durations=20 "$@"

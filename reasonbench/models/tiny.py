@@ -23,7 +23,7 @@ from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import PreTrainedTokenizerFast, Qwen3ForCausalLM
 
 from reasonbench.io import read_split
-from reasonbench.models.architectures import qwen3_config
+from reasonbench.models.architectures import arch_fields, qwen3_config
 
 BUILD_VERSION = "1"  # bump when the build recipe changes, so old caches are not reused
 PAD_TOKEN = "<|endoftext|>"
@@ -88,7 +88,9 @@ def build_tiny(
     """The cached model directory for ``data_dir`` (built first if absent): the tiny model, or
     any random-init Qwen3 architecture with the benchmark's own tokenizer (``model=small_cpu``)."""
     texts = corpus(data_dir)
-    settings: dict[str, Any] = {"vocab_size": vocab_size, "arch": arch, "seed": seed}
+    # keyed on the architecture's fields, not its name: a name whose fields change (an edited
+    # architectures.py) must build anew, and a name and its fields spelt out are one model
+    settings: dict[str, Any] = {"vocab_size": vocab_size, "arch": arch_fields(arch), "seed": seed}
     if split_digits:  # absent when off, so the tiny model's cache key is what it always was
         settings["split_digits"] = True
     key = build_key(texts, settings)
@@ -100,7 +102,7 @@ def build_tiny(
     try:
         tokenizer = train_tokenizer(texts, vocab_size, split_digits)
         config = qwen3_config(
-            dict(arch) if not isinstance(arch, str) else arch,
+            settings["arch"],
             vocab_size=len(tokenizer),
             pad_token_id=int(tokenizer.pad_token_id),
             eos_token_id=int(tokenizer.eos_token_id),

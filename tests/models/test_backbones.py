@@ -11,6 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from reasonbench.models import BackboneNotFound, build_tiny, load_model, load_tokenizer
+from reasonbench.models.architectures import ARCHITECTURES
 from reasonbench.models.backbone import resolve_backbone
 from reasonbench.models.tiny import TEXT_COLUMNS
 
@@ -47,6 +48,22 @@ def test_tiny_build_is_cached_and_deterministic(tmp_path: Path) -> None:
     assert not list((tmp_path / "cache-a").glob(".build-*"))  # no staging left behind
     other = build_tiny(bench, tmp_path / "cache-a", vocab_size=500)
     assert other != first
+
+
+def test_a_named_architecture_is_keyed_by_its_fields(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A name and its fields spelt out build one model; a name whose fields are edited builds
+    anew (a stale cache once served a 256-wide model under a name that had become 128-wide)."""
+    bench = fake_benchmark(tmp_path / "bench")
+    named = build_tiny(bench, tmp_path / "cache", vocab_size=400, arch="micro")
+    assert (
+        build_tiny(bench, tmp_path / "cache", vocab_size=400, arch=ARCHITECTURES["micro"]) == named
+    )
+    monkeypatch.setitem(ARCHITECTURES, "micro", {**ARCHITECTURES["micro"], "num_hidden_layers": 2})
+    edited = build_tiny(bench, tmp_path / "cache", vocab_size=400, arch="micro")
+    assert edited != named
+    assert '"num_hidden_layers": 2' in (edited / "config.json").read_text()
 
 
 def test_tiny_loads_like_a_real_backbone(tmp_path: Path) -> None:
