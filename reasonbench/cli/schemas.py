@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from omegaconf import MISSING
 
+from reasonbench.invariance.report import DELTA_FLIP_RULES
 from reasonbench.registry import Registry
 
 __all__ = ["JUDGE_ARGS", "KEY_READING", "SCHEMAS", "KeyReading", "factory_schema"]
@@ -133,6 +134,9 @@ class Precision(Enum):
     bf16 = "bf16"
     fp16 = "fp16"
     fp32 = "fp32"
+
+
+DeltaFlipRule = Enum("DeltaFlipRule", {rule: rule for rule in DELTA_FLIP_RULES})  # type: ignore[misc]
 
 
 @dataclass
@@ -306,6 +310,7 @@ class PisSchema:
     scale: float = MISSING
     r_dir_without_flips: float = MISSING
     u_rate_without_flips: float = MISSING
+    delta_flip_rule: DeltaFlipRule = MISSING
 
 
 @dataclass
