@@ -55,6 +55,7 @@ def run_analyze(cfg: DictConfig) -> int:
     from reasonbench.predictions import PredictionFileError
 
     comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
+    repairs: Any = OmegaConf.to_container(cfg.repairs, resolve=True)
     roles: Any = OmegaConf.to_container(cfg.methods, resolve=True)
     try:
         metrics = analyze(
@@ -64,6 +65,7 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.replicates,
             cfg.seed,
             cfg.allow_mixed_sources,
+            repairs=repairs,
             role_map=roles,
             calibration=CalibrationSettings(
                 tuple(cfg.calibration_maps),

@@ -274,6 +274,7 @@ class AnalyzeSchema:
     two_plane_scale: str = MISSING
     progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
+    repairs: list[dict[str, Any]] = MISSING
 
 
 @dataclass
