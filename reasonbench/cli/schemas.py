@@ -240,11 +240,18 @@ class TfidfSchema:
 
 
 @dataclass
+class BaselineRunSchema:
+    kind: str = MISSING
+    train_splits: list[str] = MISSING
+
+
+@dataclass
 class BaselinesSchema:
     data_dir: str = MISSING
     out_dir: str = MISSING
     overwrite: bool = MISSING
-    methods: list[str] = MISSING
+    make: list[str] = MISSING
+    runs: dict[str, BaselineRunSchema] = MISSING
     tfidf: TfidfSchema = field(default_factory=TfidfSchema)
 
 
