@@ -28,7 +28,7 @@ step "verifying every file against data/manifests/paper.json"
 reasonbench verify
 step "auditing labels, leakage, overlap, controls, shifts and quotas"
 reasonbench audit "$@"
-step "CPU baselines (majority, char TF-IDF)"
+step "CPU baselines (majority, char TF-IDF on train and on train + dev)"
 reasonbench baselines
 # The tiny Qwen3-architecture model (conf/model/tiny.yaml) is a pipeline check, not a paper
 # result: a few hundred LoRA steps teach it the answer format, not the task. It predicts the two
