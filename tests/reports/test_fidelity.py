@@ -235,6 +235,19 @@ def test_the_surface_table_shows_both_tfidf_runs_and_explains_the_gap(report: An
         assert said in table.note
     ours = [r[2] for r in table.rows if r[0] == "majority"][0]
     assert f"{ours:.2f} %" in table.note  # the majority share, in the note, from our numbers
+    tfidf = [r[2] for r in table.rows if r[0] == "tfidf"][0]
+    assert f"tfidf reaches {tfidf:.2f} %, {tfidf - ours:.2f} points above" in table.note
+    assert "36.20 points above its majority diagnostic" in table.note  # 90.0 − 53.8
+
+
+def test_the_surface_note_claims_only_what_the_numbers_show(report: Any) -> None:
+    """A paper majority figure below our share: the 'more evenly mixed' reading is not claimed."""
+    metrics, _, roles = report
+    figs = paper_figures()
+    low = {**figs, "surface": {**figs["surface"], "majority": {REVISED_VERDICT_ACCURACY: 1.0}}}
+    _, tables = build_tables(metrics, {}, low, roles)
+    note = next(t for t in tables if t.name == "surface_diagnostics").note
+    assert "against the paper's 1.0 %" in note and "more evenly mixed" not in note
 
 
 def test_the_consistency_note_says_surface_baselines_are_consistent_by_construction(
