@@ -17,8 +17,10 @@ SECTIONS = (
     "separation",
     "consistency",
     "augmentation",
+    "repairs",
     "cardinality",
     "selective",
+    "footnotes",
 )
 
 

@@ -228,6 +228,43 @@ CASES: tuple[Case, ...] = (
         _good_cases,
     ),  # fmt: skip
     Case(
+        "configuration",
+        "a baseline run that is not configured",
+        ("baselines", "data_dir=<bench>", "out_dir=<tmp>/p", "make=[tfidf2]"),
+    ),
+    Case(
+        "configuration",
+        "a baseline run of a training split the benchmark lacks",
+        (
+            "baselines",
+            "data_dir=<bench>",
+            "out_dir=<tmp>/p",
+            "runs.tfidf.train_splits=[train,nope]",
+        ),
+    ),
+    Case(
+        "configuration",
+        "a consistency repair of an unknown control kind",
+        (
+            "analyze",
+            "data_dir=<bench>",
+            "predictions_dir=<tmp>/preds",
+            "out=<tmp>/m.json",
+            "repairs=[{name: r, after: a, before: b, kind: permutaton}]",
+        ),
+    ),  # fmt: skip
+    Case(
+        "configuration",
+        "an unknown PIS Δflip rule",
+        (
+            "judge-card",
+            "judge=majority",
+            "data_dir=<bench>",
+            "pis.delta_flip_rule=zero",
+            "out_dir=<tmp>/card",
+        ),
+    ),  # fmt: skip
+    Case(
         "served judges",
         "a served judge without its server's address",
         ("evaluate", "judge=openai", "judge.name=qwen3-8b", "judge.args.model=Qwen/Qwen3-8B"),

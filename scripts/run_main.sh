@@ -28,7 +28,7 @@ step "verifying every file against data/manifests/paper.json"
 reasonbench verify
 step "auditing labels, leakage, overlap, controls, shifts and quotas"
 reasonbench audit "$@"
-step "CPU baselines (majority, char TF-IDF)"
+step "CPU baselines (majority, char TF-IDF on train and on train + dev)"
 reasonbench baselines
 # The CPU receipt predictors (model=small_cpu, docs/training.md "A model that learns on CPU"): a
 # Qwen3-architecture model trained from scratch on the frozen train split, one run per target,

@@ -6,8 +6,9 @@
    test and the cardinality test, paired consistency per stratum, calibration per confidence
    source and selective debt (``analysis/seed.py``); per split, the counts pooled over seeds;
    the two-plane audit of every method that proposes receipts (``analysis/trusted.py``).
-3. The hierarchical bootstrap per split and the configured comparisons, Holm per family
-   (``analysis/inference.py``).
+3. The hierarchical bootstrap per split and the configured comparisons, Holm per family, and
+   the configured consistency repairs (``analysis/inference.py``).
+4. The gold revised-verdict mix per split and stratum (what a majority diagnostic can reach).
 """
 
 from __future__ import annotations
@@ -18,14 +19,17 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from reasonbench.analysis.gold import load_gold, split_ids
+from reasonbench.analysis.consistency import PairOutcome, pair_outcomes
+from reasonbench.analysis.gold import Gold, load_gold, split_ids
 from reasonbench.analysis.inference import (
     ComparisonSpec,
+    RepairSpec,
     co_primary,
     compare,
     design,
     holm_within,
     method_intervals,
+    repair,
 )
 from reasonbench.analysis.methods import SettingsError, method_info, roles
 from reasonbench.analysis.metrics import METRICS, metric_info, pool
@@ -37,7 +41,7 @@ from reasonbench.analysis.record import (
     SeedEntry,
 )
 from reasonbench.analysis.scoring import Scored, carried, score
-from reasonbench.analysis.seed import LOCKED, CalibrationSettings, seed_entry
+from reasonbench.analysis.seed import CONTROLS, LOCKED, CalibrationSettings, seed_entry
 from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, two_plane_curves
 from reasonbench.analysis.validate import check_targets, label_sets, record_checker
 from reasonbench.io import manifest_hash, read_manifest
@@ -52,6 +56,21 @@ CARDINALITY = "cardinality_test"
 BOOTSTRAPPED = (LOCKED, CARDINALITY)  # plus every split a comparison names
 
 Rows = dict[str, dict[str, dict[int, list[Scored]]]]  # split -> method -> seed -> scored
+Pairs = dict[str, dict[int, list[PairOutcome]]]  # method -> seed -> its locked control pairs
+
+
+def verdict_mix(gold: Mapping[str, Gold]) -> dict[str, dict[str, dict[str, int]]]:
+    """Gold revised verdicts counted per split and stratum (controls and cardinality included)."""
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for g in gold.values():
+        counts = out.setdefault(g.split, {}).setdefault(g.stratum, {})
+        counts[g.receipt.new] = counts.get(g.receipt.new, 0) + 1
+    return {
+        split: {
+            stratum: dict(sorted(counts.items())) for stratum, counts in sorted(out[split].items())
+        }
+        for split in sorted(out)
+    }
 
 
 def _inference(
@@ -60,6 +79,8 @@ def _inference(
     targets: Mapping[str, str],
     replicates: int,
     seed: int,
+    repairs: Sequence[RepairSpec] = (),
+    pairs: Pairs | None = None,
 ) -> Inference:
     outcomes = {
         m: [o for o in co_primary() if METRICS.get(o).applies(carried(t))]
@@ -74,7 +95,8 @@ def _inference(
     families: dict[str, list[str]] = {}
     for spec in specs:
         families.setdefault(spec.family, []).append(spec.name)
-    return Inference(replicates, seed, splits, holm_within(results), families)
+    fixed = {r.name: repair(r, designs.get(LOCKED), pairs or {}) for r in repairs}
+    return Inference(replicates, seed, splits, holm_within(results), families, fixed)
 
 
 def analyze_report(
@@ -85,21 +107,29 @@ def analyze_report(
     seed: int = 0,
     allow_mixed_sources: bool = False,
     *,
+    repairs: Sequence[Mapping[str, Any]] = (),
     role_map: Mapping[str, Any] | None = None,
     calibration: CalibrationSettings | None = None,
     two_plane: TwoPlaneSettings | None = None,
     strata: Mapping[str, Stratum] | None = None,
     progress: bool = False,
 ) -> MetricsReport:
-    """The typed report (``metrics.json`` is its JSON form). ``two_plane``: the audit's settings
-    (``None``: no audit). The audit executes the stored states through ``strata``, the strata
-    the benchmark was built with (default: the registered ones)."""
+    """The typed report (``metrics.json`` is its JSON form). ``repairs``: consistency repairs
+    (``{name, after, before, kind}``). ``two_plane``: the audit's settings (``None``: no audit).
+    The audit executes the stored states through ``strata``, the strata the benchmark was built
+    with (default: the registered ones)."""
     settings = calibration or CalibrationSettings()
     audit = two_plane or TwoPlaneSettings(splits=())  # the API runs no audit unless asked
     specs = [ComparisonSpec.of(c) for c in comparisons]
-    names = [s.name for s in specs]
-    if len(set(names)) != len(names):
-        raise SettingsError(f"comparison names must be unique, got {names}")
+    fixes = [RepairSpec.of(r) for r in repairs]
+    for what, names in (
+        ("comparison", [s.name for s in specs]),
+        ("repair", [r.name for r in fixes]),
+    ):
+        if len(set(names)) != len(names):
+            raise SettingsError(f"{what} names must be unique, got {names}")
+    repaired = {m for r in fixes for m in (r.after, r.before)}
+    pairs: Pairs = defaultdict(dict)
     gold = load_gold(data_dir)
     check = record_checker(gold, label_sets(gold))
     records = load_predictions(predictions_dir, split_ids(gold), check)
@@ -126,6 +156,9 @@ def analyze_report(
                 seeds[str(s)] = seed_entry(splits, fields, settings, allow_mixed_sources)
                 for name in wanted & set(splits):
                     scored[name].setdefault(method, {})[s] = splits[name]
+                if method in repaired and LOCKED in splits and CONTROLS in splits:
+                    parents = {r.gold.example_id: r for r in splits[LOCKED]}
+                    pairs[method][s] = pair_outcomes(parents, splits[CONTROLS])
                 bar.update(sum(len(v) for v in splits.values()))
             if audit.splits and not fields.verdict_only:  # a verdict alone proposes no receipt
                 curves = two_plane_curves(
@@ -148,7 +181,8 @@ def analyze_report(
         benchmark=None if benchmark is None else str(benchmark),
         metrics=metric_info(),
         methods=methods,
-        inference=_inference(dict(scored), specs, targets, replicates, seed),
+        inference=_inference(dict(scored), specs, targets, replicates, seed, fixes, dict(pairs)),
+        verdict_mix=verdict_mix(gold),
     )
 
 

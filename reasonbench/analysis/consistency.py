@@ -23,7 +23,19 @@ from reasonbench.analysis.scoring import Scored, project
 from reasonbench.controls import CONTROL_KINDS
 from reasonbench.core.answer import Answer
 
-__all__ = ["paired_consistency"]
+__all__ = ["PairOutcome", "pair_outcomes", "paired_consistency"]
+
+
+@dataclass(frozen=True)
+class PairOutcome:
+    """One (parent, control) pair of one method and seed under its kind's relation: what the
+    consistency counts and the repair bootstrap (``analysis/inference.py``) resample by unit."""
+
+    kind: str
+    stratum: str
+    unit_id: str
+    checkable: bool
+    consistent: bool
 
 
 @dataclass
@@ -81,23 +93,43 @@ def _cells(parent: Scored, control: Scored, tally: _Cells) -> None:
     tally.cells += sum(agree)
 
 
+def _pairs(
+    parents: Mapping[str, Scored], controls: Sequence[Scored]
+) -> list[tuple[Scored, Scored]]:
+    """The (parent, control) pairs whose parent was predicted."""
+    out = []
+    for c in controls:
+        parent = parents.get(c.gold.parent_id or "")
+        if parent is not None and c.gold.control is not None:
+            out.append((parent, c))
+    return out
+
+
+def _outcome(parent: Scored, control: Scored) -> PairOutcome:
+    checkable, ok = _pair(parent, control)
+    kind = control.gold.control or ""
+    return PairOutcome(kind, parent.gold.stratum, parent.gold.unit_id, checkable, ok)
+
+
+def pair_outcomes(parents: Mapping[str, Scored], controls: Sequence[Scored]) -> list[PairOutcome]:
+    """Every pair's outcome, in the controls' order (a pair's unit is its parent's)."""
+    return [_outcome(parent, c) for parent, c in _pairs(parents, controls)]
+
+
 def paired_consistency(
     parents: Mapping[str, Scored], controls: Sequence[Scored]
 ) -> PairedConsistency:
     """Consistency per control kind, per stratum and pooled, of one method and seed."""
     strata: dict[str, dict[str, _Count]] = {}
     cells: dict[str, _Cells] = {}
-    for c in controls:
-        parent = parents.get(c.gold.parent_id or "")
-        if parent is None or c.gold.control is None:
-            continue
-        checkable, ok = _pair(parent, c)
-        count = strata.setdefault(parent.gold.stratum, {}).setdefault(c.gold.control, _Count())
+    for parent, c in _pairs(parents, controls):
+        outcome = _outcome(parent, c)
+        count = strata.setdefault(outcome.stratum, {}).setdefault(outcome.kind, _Count())
         count.pairs += 1
-        count.checkable += checkable
-        count.consistent += ok
+        count.checkable += outcome.checkable
+        count.consistent += outcome.consistent
         if parent.fields.cube:
-            _cells(parent, c, cells.setdefault(c.gold.control, _Cells()))
+            _cells(parent, c, cells.setdefault(outcome.kind, _Cells()))
     kinds = [k for k in CONTROL_KINDS if any(k in by_kind for by_kind in strata.values())]
     pooled = {}
     for kind in kinds:

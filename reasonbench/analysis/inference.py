@@ -6,7 +6,9 @@ independent units and the resampling counts; :func:`distribution` gives one meth
 mean over its own seeds) and bootstrap distribution, optionally within a subgroup;
 :func:`compare` turns two distributions into an :class:`Effect` per outcome, and :func:`holm_within`
 adjusts the p-values within each declared family only, so a secondary comparison never changes a
-primary ``p_holm``.
+primary ``p_holm``. :func:`repair` is the consistency counterpart of :func:`compare`: after − before
+of one control kind's paired consistency, resampling the locked test's units (the pairs' parents')
+and each arm's seeds.
 """
 
 from __future__ import annotations
@@ -27,13 +29,22 @@ from reasonbench.analysis.bootstrap import (
     replicate_means,
     unit_sums,
 )
+from reasonbench.analysis.consistency import PairOutcome
 from reasonbench.analysis.methods import SettingsError
 from reasonbench.analysis.metrics import METRICS, SUBGROUPS
-from reasonbench.analysis.record import Comparison, Effect, MethodIntervals, SplitInference
+from reasonbench.analysis.record import (
+    Comparison,
+    Effect,
+    MethodIntervals,
+    Repair,
+    SplitInference,
+)
 from reasonbench.analysis.scoring import Scored
+from reasonbench.controls import CONTROL_KINDS
 
 __all__ = [
     "ComparisonSpec",
+    "RepairSpec",
     "SplitDesign",
     "co_primary",
     "compare",
@@ -41,9 +52,24 @@ __all__ = [
     "distribution",
     "holm_within",
     "method_intervals",
+    "repair",
 ]
 
 PerSeed = Mapping[int, Sequence[Scored]]
+PairsPerSeed = Mapping[int, Sequence[PairOutcome]]
+
+
+def _keys(spec: Mapping[str, object], required: set[str], optional: set[str], what: str) -> None:
+    """Refuse a config entry with missing or unknown keys, naming the entry and the keys."""
+    keys = required | optional
+    missing = sorted(required - set(spec))
+    unknown = sorted(set(spec) - keys)
+    if missing or unknown:
+        raise SettingsError(
+            f"{what} {dict(spec)!r}: "
+            + (f"missing {missing}" if missing else f"unknown key(s) {unknown}")
+            + f" (keys: {', '.join(sorted(keys))})"
+        )
 
 
 @dataclass(frozen=True)
@@ -63,15 +89,7 @@ class ComparisonSpec:
     @classmethod
     def of(cls, spec: Mapping[str, object]) -> ComparisonSpec:
         """From one ``comparisons:`` entry; unknown or missing keys and subgroups are refused."""
-        keys = {"name", "a", "b", "family", "split", "by", "metrics"}
-        missing = sorted({"name", "a", "b"} - set(spec))
-        unknown = sorted(set(spec) - keys)
-        if missing or unknown:
-            raise SettingsError(
-                f"comparison {dict(spec)!r}: "
-                + (f"missing {missing}" if missing else f"unknown key(s) {unknown}")
-                + f" (keys: {', '.join(sorted(keys))})"
-            )
+        _keys(spec, {"name", "a", "b"}, {"family", "split", "by", "metrics"}, "comparison")
         name = str(spec["name"])
         by = spec.get("by") or ()
         for family in by if isinstance(by, list | tuple) else (by,):
@@ -103,9 +121,30 @@ class ComparisonSpec:
 
 
 @dataclass(frozen=True)
+class RepairSpec:
+    """A configured consistency repair: ``after`` − ``before`` of the ``kind`` control's paired
+    consistency on the locked controls (e.g. permutation consistency after augmentation)."""
+
+    name: str
+    after: str
+    before: str
+    kind: str
+
+    @classmethod
+    def of(cls, spec: Mapping[str, object]) -> RepairSpec:
+        """From one ``repairs:`` entry; unknown or missing keys and control kinds are refused."""
+        _keys(spec, {"name", "after", "before", "kind"}, set(), "repair")
+        kind = str(spec["kind"])
+        if kind not in CONTROL_KINDS:
+            raise SettingsError(f"repair {spec['name']}: kind: {CONTROL_KINDS.unknown(kind)}")
+        return cls(str(spec["name"]), str(spec["after"]), str(spec["before"]), kind)
+
+
+@dataclass(frozen=True)
 class SplitDesign:
     split: str
     ids: tuple[str, ...]  # sorted example ids
+    units: tuple[str, ...]  # sorted unit ids (index = a unit's column in the draws)
     unit_index: NDArray[np.intp]  # per example id, its unit
     n_units: int
     subgroup_of: Mapping[str, tuple[str, ...]]  # subgroup family -> value per example id
@@ -129,7 +168,9 @@ def design(
         name: tuple(SUBGROUPS.get(name)(gold[i]) for i in ids) for name in SUBGROUPS.names()
     }
     draws = SplitDraws(split, len(units), replicates, seed)
-    return SplitDesign(split, ids, unit_index, len(units), subgroup_of, draws, methods)
+    return SplitDesign(
+        split, ids, tuple(units), unit_index, len(units), subgroup_of, draws, methods
+    )
 
 
 def co_primary() -> list[str]:
@@ -215,6 +256,61 @@ def compare(spec: ComparisonSpec, d: SplitDesign | None, outcomes: Sequence[str]
             for value in values
         }
     return replace(base, status="ok", outcomes=effects, subgroups=breakdown)
+
+
+def _consistency(
+    d: SplitDesign, per_seed: PairsPerSeed, kind: str, stratum: str | None
+) -> tuple[float, FloatArray] | None:
+    """(mean over the arm's seeds of its consistency, bootstrap distribution) of the ``kind``
+    pairs (of ``stratum``, or all), ``None`` without a checkable pair. Checkability depends on
+    the target and gold alone, so every seed has the same checkable pairs per unit."""
+    position = {u: i for i, u in enumerate(d.units)}
+    seeds = sorted(per_seed)
+    sums = np.zeros((len(seeds), d.n_units))
+    sizes: FloatArray | None = None
+    for s, seed in enumerate(seeds):
+        mine = [
+            o
+            for o in per_seed[seed]
+            if o.kind == kind and o.checkable and (stratum is None or o.stratum == stratum)
+        ]
+        index = np.array([position[o.unit_id] for o in mine], dtype=np.intp)
+        consistent = np.array([float(o.consistent) for o in mine])
+        sums[s] = np.bincount(index, weights=consistent, minlength=d.n_units)
+        checkable = np.bincount(index, minlength=d.n_units).astype(np.float64)
+        if sizes is not None and not np.array_equal(sizes, checkable):
+            raise ValueError(f"{kind} pairs: seeds {seeds} disagree on the checkable pairs")
+        sizes = checkable
+    if sizes is None or not sizes.sum():
+        return None
+    dist = replicate_means(sums, sizes, d.draws.resamples(tuple(seeds)))
+    return float(sums.sum() / (len(seeds) * sizes.sum())), dist
+
+
+def repair(spec: RepairSpec, d: SplitDesign | None, pairs: Mapping[str, PairsPerSeed]) -> Repair:
+    """after − before of the kind's consistency, pooled and per stratum. The unit draws W are
+    the locked test's, shared by both arms (their pairs have the same parents); the seed draws
+    are one per seed set, so they are shared (paired) only when both arms have the same seeds."""
+    base = Repair(spec.name, spec.after, spec.before, spec.kind, "not run")
+    after, before = pairs.get(spec.after), pairs.get(spec.before)
+    if d is None or not after or not before:
+        return base
+    strata = sorted({o.stratum for p in (after, before) for seed in p.values() for o in seed})
+    intervals: dict[str | None, Interval] = {}
+    for stratum in [None, *strata]:
+        a = _consistency(d, after, spec.kind, stratum)
+        b = _consistency(d, before, spec.kind, stratum)
+        if a is not None and b is not None:
+            intervals[stratum] = percentile_interval(a[0] - b[0], a[1] - b[1])
+    return replace(
+        base,
+        status="ok",
+        seeds_after=sorted(after),
+        seeds_before=sorted(before),
+        seeds_paired=sorted(after) == sorted(before),
+        pooled=intervals.get(None),
+        strata={s: ci for s, ci in intervals.items() if s is not None},
+    )
 
 
 def holm_within(comparisons: Sequence[Comparison]) -> dict[str, Comparison]:

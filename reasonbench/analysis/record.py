@@ -33,6 +33,7 @@ __all__ = [
     "PairedConsistency",
     "Ratio",
     "ReliabilityBin",
+    "Repair",
     "SeedEntry",
     "SourceCalibration",
     "SplitInference",
@@ -204,14 +205,37 @@ class Comparison:
 
 
 @dataclass(frozen=True)
+class Repair:
+    """A consistency repair: after − before of one control kind's paired consistency on the
+    locked controls, pooled and per stratum, with 95% hierarchical-bootstrap CIs (points as
+    rates: 0.4 = 40 points). The unit draws are shared by both arms (the same locked units);
+    the seed draws are too when both arms have the same seeds (``seeds_paired``), and otherwise
+    each arm resamples its own seeds independently. ``status`` is "not run" when an arm has no
+    predictions on the controls."""
+
+    name: str
+    after: str
+    before: str
+    kind: str
+    status: str
+    seeds_after: list[int] = field(default_factory=list)
+    seeds_before: list[int] = field(default_factory=list)
+    seeds_paired: bool = False
+    pooled: Interval | None = None
+    strata: dict[str, Interval] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class Inference:
-    """Bootstrap CIs per split and method, and the comparisons with Holm per family."""
+    """Bootstrap CIs per split and method, the comparisons with Holm per family, and the
+    consistency repairs (descriptive, no Holm)."""
 
     replicates: int
     seed: int
     splits: dict[str, SplitInference]
     comparisons: dict[str, Comparison]
     families: dict[str, list[str]]
+    repairs: dict[str, Repair] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -232,6 +256,8 @@ class MetricsReport:
     metrics: dict[str, MetricInfo]
     methods: dict[str, MethodEntry]
     inference: Inference
+    # gold revised verdicts counted per split -> stratum -> verdict (the benchmark's label mix)
+    verdict_mix: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

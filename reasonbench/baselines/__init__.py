@@ -1,7 +1,33 @@
-"""Surface diagnostics: the majority baseline and a character TF-IDF classifier."""
+"""Surface diagnostics: the majority baseline and a character TF-IDF classifier.
 
-from reasonbench.baselines.common import load_rows
+Each is a registered baseline **kind** (:data:`BASELINES`): a function of the benchmark rows, the
+records' method name, the splits it trains on and the kind's settings. ``reasonbench baselines``
+makes every configured run (``runs:`` of conf/baselines.yaml: method -> kind and training
+splits), so a variant trained on more data is one more run, not new code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from reasonbench.baselines.common import Row, load_rows
 from reasonbench.baselines.majority import majority_predictions
 from reasonbench.baselines.tfidf import tfidf_predictions
+from reasonbench.predictions.record import PredictionRecord
+from reasonbench.registry import Registry
 
-__all__ = ["load_rows", "majority_predictions", "tfidf_predictions"]
+__all__ = ["BASELINES", "Baseline", "load_rows", "majority_predictions", "tfidf_predictions"]
+
+# (rows by split, method, training splits, the kind's settings) -> prediction records
+Baseline = Callable[
+    [Mapping[str, Sequence[Row]], str, Sequence[str], Mapping[str, Any]], list[PredictionRecord]
+]
+BASELINES: Registry[Baseline] = Registry("baseline kind")
+BASELINES.register(
+    "majority", lambda rows, method, train, settings: majority_predictions(rows, train, method)
+)
+BASELINES.register(
+    "tfidf",
+    lambda rows, method, train, settings: tfidf_predictions(rows, train, method=method, **settings),
+)

@@ -17,19 +17,28 @@ METHOD = "majority"
 SOURCE = "majority_train_frequency"
 
 
+def most_frequent(counts: Mapping[str, int]) -> str:
+    """The most frequent value; ties broken by value, so the choice never depends on insertion
+    order (the statistics table reuses it to show what this baseline can reach)."""
+    return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+
+
 def _most_frequent(values: list[str]) -> tuple[str, float]:
     counts = Counter(values)
-    # ties broken by value so the choice never depends on insertion order
-    value, n = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
-    return value, n / len(values)
+    value = most_frequent(counts)
+    return value, counts[value] / len(values)
 
 
 def majority_predictions(
-    rows: Mapping[str, Sequence[Row]], train_split: str = "train"
+    rows: Mapping[str, Sequence[Row]],
+    train_splits: Sequence[str] = ("train",),
+    method: str = METHOD,
 ) -> list[PredictionRecord]:
+    """``method``: the records' method name (a variant trained on other splits is its own)."""
+    train = [r for s in train_splits for r in rows[s]]
     best: dict[str, tuple[str, str, str, float]] = {}
-    for stratum in sorted({r["stratum"] for r in rows[train_split]}):
-        part = [r for r in rows[train_split] if r["stratum"] == stratum]
+    for stratum in sorted({r["stratum"] for r in train}):
+        part = [r for r in train if r["stratum"] == stratum]
         old, _ = _most_frequent([r["old_verdict"] for r in part])
         new, _ = _most_frequent([r["new_verdict"] for r in part])
         receipt, freq = _most_frequent([r["receipt"] for r in part])
@@ -39,5 +48,5 @@ def majority_predictions(
         for row in split_rows:
             old, new, receipt, freq = best[row["stratum"]]
             fields = {"old": old, "new": new, "receipt": receipt}
-            out.append(field_record(row, METHOD, split, fields, freq, SOURCE))
+            out.append(field_record(row, method, split, fields, freq, SOURCE))
     return out

@@ -53,8 +53,10 @@ def tfidf_predictions(
     alpha: float = 1e-5,
     epochs: int = 15,
     seed: int = 0,
+    method: str = METHOD,
 ) -> list[PredictionRecord]:
-    """``alpha`` is the L2 penalty, ``epochs`` the SGD passes; deterministic for a ``seed``."""
+    """``alpha`` is the L2 penalty, ``epochs`` the SGD passes; deterministic for a ``seed``.
+    ``method``: the records' method name (a variant trained on other splits is its own)."""
     train = [r for s in train_splits for r in rows[s]]
     out: list[PredictionRecord] = []
     for stratum in sorted({r["stratum"] for r in train}):
@@ -95,7 +97,7 @@ def tfidf_predictions(
                     "new": predicted["new"][i],
                     "receipt": json.dumps(_family(predicted["receipt"][i])),
                 }
-                out.append(field_record(row, METHOD, split, fields, float(confidence[i]), SOURCE))
+                out.append(field_record(row, method, split, fields, float(confidence[i]), SOURCE))
     order = {r["id"]: i for _, split_rows in iter_splits(rows) for i, r in enumerate(split_rows)}
     out.sort(key=lambda rec: (rec.split, order[rec.example_id]))
     return out

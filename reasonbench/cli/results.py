@@ -14,30 +14,44 @@ from reasonbench.cli.hydra_app import add_hydra_parsers, fail
 
 
 def run_baselines(cfg: DictConfig) -> int:
-    from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
+    from reasonbench.baselines import BASELINES, load_rows
     from reasonbench.io import OutputDir, parquet_bytes
     from reasonbench.predictions.io import records_table
+    from reasonbench.registry import RegistryError
 
+    runs: Any = OmegaConf.to_container(cfg.runs, resolve=True)
+    for method in cfg.make:  # every mistake is refused before anything is trained
+        if method not in runs:
+            return fail(
+                "baselines",
+                f"unknown baseline {method!r} in make; the configured runs: "
+                f"{', '.join(sorted(runs))} (runs: in conf/baselines.yaml)",
+            )
+        run = runs[method]
+        if not isinstance(run, dict) or set(run) != {"kind", "train_splits"}:
+            return fail("baselines", f"runs.{method}: expected {{kind, train_splits}}, got {run!r}")
+        try:
+            BASELINES.get(str(run["kind"]))
+        except RegistryError as exc:
+            return fail("baselines", f"runs.{method}.kind: {exc}")
     try:
         rows = load_rows(Path(cfg.data_dir))
     except FileNotFoundError as exc:
         return fail("baselines", str(exc))
-    out = OutputDir(Path(cfg.out_dir), "baselines", bool(cfg.overwrite))
-    for method in cfg.methods:
-        start = time.perf_counter()
-        if method == "majority":
-            records = majority_predictions(rows)
-        elif method == "tfidf":
-            records = tfidf_predictions(
-                rows,
-                ngram=tuple(cfg.tfidf.ngram),
-                max_features=cfg.tfidf.max_features,
-                alpha=cfg.tfidf.alpha,
-                epochs=cfg.tfidf.epochs,
-                seed=cfg.tfidf.seed,
+    for method in cfg.make:
+        missing = [s for s in runs[method]["train_splits"] if s not in rows]
+        if missing:
+            return fail(
+                "baselines", f"runs.{method}.train_splits: no split(s) {missing} in {cfg.data_dir}"
             )
-        else:
-            return fail("baselines", f"unknown baseline {method!r} (majority, tfidf)")
+    out = OutputDir(Path(cfg.out_dir), "baselines", bool(cfg.overwrite))
+    for method in cfg.make:
+        start = time.perf_counter()
+        run = runs[method]
+        train = [str(s) for s in run["train_splits"]]
+        node = cfg.get(run["kind"])  # a kind's settings: the top-level key of its name, if any
+        settings: Any = {} if node is None else OmegaConf.to_container(node, resolve=True)
+        records = BASELINES.get(run["kind"])(rows, str(method), train, settings)
         with out:
             out.write_bytes(f"{method}.parquet", parquet_bytes(records_table(records)))
         print(
@@ -55,6 +69,7 @@ def run_analyze(cfg: DictConfig) -> int:
     from reasonbench.predictions import PredictionFileError
 
     comparisons: Any = OmegaConf.to_container(cfg.comparisons, resolve=True)
+    repairs: Any = OmegaConf.to_container(cfg.repairs, resolve=True)
     roles: Any = OmegaConf.to_container(cfg.methods, resolve=True)
     try:
         metrics = analyze(
@@ -64,6 +79,7 @@ def run_analyze(cfg: DictConfig) -> int:
             cfg.replicates,
             cfg.seed,
             cfg.allow_mixed_sources,
+            repairs=repairs,
             role_map=roles,
             calibration=CalibrationSettings(
                 tuple(cfg.calibration_maps),

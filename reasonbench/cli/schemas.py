@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from omegaconf import MISSING
 
+from reasonbench.invariance.report import DELTA_FLIP_RULES
 from reasonbench.registry import Registry
 
 __all__ = ["JUDGE_ARGS", "KEY_READING", "SCHEMAS", "KeyReading", "factory_schema"]
@@ -135,6 +136,9 @@ class Precision(Enum):
     fp32 = "fp32"
 
 
+DeltaFlipRule = Enum("DeltaFlipRule", {rule: rule for rule in DELTA_FLIP_RULES})  # type: ignore[misc]
+
+
 @dataclass
 class ModelSchema:
     name: str = MISSING
@@ -236,11 +240,18 @@ class TfidfSchema:
 
 
 @dataclass
+class BaselineRunSchema:
+    kind: str = MISSING
+    train_splits: list[str] = MISSING
+
+
+@dataclass
 class BaselinesSchema:
     data_dir: str = MISSING
     out_dir: str = MISSING
     overwrite: bool = MISSING
-    methods: list[str] = MISSING
+    make: list[str] = MISSING
+    runs: dict[str, BaselineRunSchema] = MISSING
     tfidf: TfidfSchema = field(default_factory=TfidfSchema)
 
 
@@ -270,6 +281,7 @@ class AnalyzeSchema:
     two_plane_scale: str = MISSING
     progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
+    repairs: list[dict[str, Any]] = MISSING
 
 
 @dataclass
@@ -306,6 +318,7 @@ class PisSchema:
     scale: float = MISSING
     r_dir_without_flips: float = MISSING
     u_rate_without_flips: float = MISSING
+    delta_flip_rule: DeltaFlipRule = MISSING
 
 
 @dataclass

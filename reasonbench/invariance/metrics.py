@@ -12,7 +12,9 @@ flip rate and jitter are estimated the same way and are comparable:
   the share going deny → approve (the direction relaxing can move a verdict); **flip share** —
   that count over all strict/lax run pairs;
 * **U_rate** — of the flips under certified rewrites, the share on *clear* items;
-* **PIS** = max(0, 1 − (w1·max(0, Δflip) + w2·(1 − R_dir) + w3·U_rate)·S).
+* **PIS** = max(0, 1 − (w1·Δflip + w2·(1 − R_dir) + w3·U_rate)·S), as seed 001 writes it (rule
+  ``seed``); rule ``clipped`` reads max(0, Δflip) instead. Both are reported (``pis_by_rule``),
+  ``pis`` is the configured one.
 
 Parse failures: ``excluded`` drops run pairs with an unparsed side; ``imputed`` counts them as
 flips (and, in threshold pairs, as non-directional flips). Jitter is a property of verdicts and
@@ -39,6 +41,7 @@ from reasonbench.analysis.bootstrap import (
     unit_sums,
 )
 from reasonbench.invariance.report import (
+    DELTA_FLIP_RULES,
     Comparison,
     Estimate,
     InvarianceReport,
@@ -55,6 +58,7 @@ __all__ = [
     "PairRuns",
     "PisConfig",
     "Repeat",
+    "excess",
     "invariance_report",
     "pis",
 ]
@@ -64,8 +68,17 @@ HANDLINGS = ("excluded", "imputed")
 DEFAULT_PIS = PisConfig()  # the original authors' weights
 
 
-def pis(delta_flip: float, r_dir: float, u_rate: float, config: PisConfig) -> float:
-    penalty = config.w1 * max(0.0, delta_flip) + config.w2 * (1.0 - r_dir) + config.w3 * u_rate
+def excess(delta_flip: FloatArray, rule: str) -> FloatArray:
+    """Δflip (a value or bootstrap draws) as PIS reads it under ``rule`` (DELTA_FLIP_RULES)."""
+    return np.maximum(0.0, delta_flip) if rule == "clipped" else delta_flip
+
+
+def pis(
+    delta_flip: float, r_dir: float, u_rate: float, config: PisConfig, rule: str | None = None
+) -> float:
+    """PIS under ``rule`` (default: the config's ``delta_flip_rule``)."""
+    counted = float(excess(np.asarray(delta_flip), rule or config.delta_flip_rule))
+    penalty = config.w1 * counted + config.w2 * (1.0 - r_dir) + config.w3 * u_rate
     return max(0.0, 1.0 - penalty * config.scale)
 
 
@@ -196,11 +209,11 @@ def _fallback(values: FloatArray, default: float) -> FloatArray:
 
 
 def _pis_dist(
-    config: PisConfig, delta_dist: FloatArray, r_dist: FloatArray, u_dist: FloatArray
+    config: PisConfig, delta_dist: FloatArray, r_dist: FloatArray, u_dist: FloatArray, rule: str
 ) -> FloatArray:
     """PIS per bootstrap draw; a draw with no flips reads the config's no-flip values."""
     penalty = (
-        config.w1 * np.maximum(0.0, _fallback(delta_dist, 0.0))
+        config.w1 * excess(_fallback(delta_dist, 0.0), rule)
         + config.w2 * (1.0 - _fallback(r_dist, config.r_dir_without_flips))
         + config.w3 * _fallback(u_dist, config.u_rate_without_flips)
     )
@@ -232,16 +245,21 @@ def invariance_report(
         delta = None if ratio.value is None else ratio.value - jitter_value
         out_delta[key] = _estimate(delta, dist - jitter_dist, len(ratio.units))
     r_dist, u_dist = boot.dist(directional), boot.dist(clear)
-    pis_dist = _pis_dist(config, boot.dist(flips["pooled"]) - jitter_dist, r_dist, u_dist)
+    delta_dist = boot.dist(flips["pooled"]) - jitter_dist
     delta_value = out_delta["pooled"].value
-    pis_value = None
-    if delta_value is not None:  # without a single counted comparison there is no evidence
-        pis_value = pis(
-            delta_value,
-            config.r_dir_without_flips if directional.value is None else directional.value,
-            config.u_rate_without_flips if clear.value is None else clear.value,
-            config,
-        )
+    by_rule = {}
+    for rule in DELTA_FLIP_RULES:
+        pis_value = None
+        if delta_value is not None:  # without a single counted comparison there is no evidence
+            pis_value = pis(
+                delta_value,
+                config.r_dir_without_flips if directional.value is None else directional.value,
+                config.u_rate_without_flips if clear.value is None else clear.value,
+                config,
+                rule,
+            )
+        rule_dist = _pis_dist(config, delta_dist, r_dist, u_dist, rule)
+        by_rule[rule] = _estimate(pis_value, rule_dist, len(flips["pooled"].units))
     return InvarianceReport(
         handling=handling,
         flip=out_flip,
@@ -254,7 +272,8 @@ def invariance_report(
         u_rate=_estimate(clear.value, u_dist, sum(clear.den)),
         flips_clear=sum(clear.num),
         flips_total=sum(clear.den),
-        pis=_estimate(pis_value, pis_dist, len(flips["pooled"].units)),
+        pis=by_rule[config.delta_flip_rule],
+        pis_by_rule=by_rule,
         by_variant={k: v.value for k, v in rewrites.variants.items()},
     )
 

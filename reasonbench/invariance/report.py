@@ -13,16 +13,28 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 __all__ = [
+    "DELTA_FLIP_RULES",
     "Comparison",
     "Estimate",
     "InvarianceReport",
     "PairRuns",
     "PisConfig",
+    "PisConfigError",
     "Repeat",
     "Verdict",
 ]
 
 Verdict = str | None
+
+# How Δflip enters PIS. "seed": as the seed paper writes the formula, Δflip as measured, so a
+# negative one (rewrites flipped less often than repeated runs of the same prompt) lowers the
+# penalty and PIS can exceed 1. "clipped": our earlier reading, max(0, Δflip): a negative excess
+# is noise, never a bonus. Both are reported (docs/invariance.md, "PIS: the Δflip rule").
+DELTA_FLIP_RULES = ("seed", "clipped")
+
+
+class PisConfigError(ValueError):
+    """A bad ``pis:`` setting; the message names the key."""
 
 
 @dataclass(frozen=True)
@@ -61,6 +73,14 @@ class PisConfig:
     scale: float = 5.0
     r_dir_without_flips: float = 0.0
     u_rate_without_flips: float = 0.0
+    delta_flip_rule: str = "seed"  # the headline PIS's rule; every rule is reported
+
+    def __post_init__(self) -> None:
+        if self.delta_flip_rule not in DELTA_FLIP_RULES:
+            raise PisConfigError(
+                f"pis.delta_flip_rule: unknown rule {self.delta_flip_rule!r}; rules: "
+                f"{', '.join(DELTA_FLIP_RULES)}"
+            )
 
 
 @dataclass(frozen=True)
@@ -93,7 +113,8 @@ class InvarianceReport:
     u_rate: Estimate
     flips_clear: float
     flips_total: float
-    pis: Estimate
+    pis: Estimate  # under the configured Δflip rule
+    pis_by_rule: dict[str, Estimate]  # every rule of DELTA_FLIP_RULES
     by_variant: dict[str, float | None]
 
     def to_json(self) -> dict[str, Any]:
@@ -101,7 +122,7 @@ class InvarianceReport:
         for key, value in vars(self).items():
             if isinstance(value, Estimate):
                 out[key] = value.to_json()
-            elif key in ("flip", "delta_flip"):
+            elif key in ESTIMATE_MAPS:
                 out[key] = {k: v.to_json() for k, v in value.items()}
             else:
                 out[key] = value
@@ -112,6 +133,9 @@ class InvarianceReport:
         fields: dict[str, Any] = dict(data)
         for key in ("jitter", "r_dir", "flip_share", "u_rate", "pis"):
             fields[key] = Estimate.from_json(data[key])
-        for key in ("flip", "delta_flip"):
+        for key in ESTIMATE_MAPS:
             fields[key] = {k: Estimate.from_json(v) for k, v in data[key].items()}
         return cls(**fields)
+
+
+ESTIMATE_MAPS = ("flip", "delta_flip", "pis_by_rule")  # fields that map a name to an Estimate

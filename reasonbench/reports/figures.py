@@ -1,10 +1,13 @@
-"""Plots where a picture beats a table: coverage–debt curves, a forest plot, consistency bars,
-reliability diagrams and the two-plane audit's executions–debt and executions–recall curves. A figure without data is still written, and says "no data" — never an
-empty axis that looks like a result."""
+"""Plots where a picture beats a table: coverage–debt curves, a forest plot (estimates and
+differences on separate axes), consistency bars per stratum, reliability diagrams (seed means with
+a band), the two-plane audit's executions–debt and executions–recall curves and the training runs'
+learning curves. A figure without data is still written, and says "no data" — never an empty axis
+that looks like a result."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import matplotlib
 
@@ -12,6 +15,7 @@ matplotlib.use("Agg")  # headless: figures are files, never windows
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from reasonbench.analysis.record import CalibrationFit  # noqa: E402
 from reasonbench.controls import CONTROL_KINDS  # noqa: E402
 from reasonbench.io import OutputDir  # noqa: E402
 from reasonbench.reports.curves import MEASURES, percent  # noqa: E402
@@ -29,6 +33,7 @@ __all__ = [
 ]
 
 PNG_META = {"Software": None}  # no version stamp, so the bytes depend on the data only
+POOLED = "pooled"
 
 
 def _save(fig: object, out: OutputDir, rel: str) -> None:
@@ -81,88 +86,170 @@ def coverage_debt(view: View, out: OutputDir, rel: str) -> bool:
     return drawn
 
 
-def forest(view: View, out: OutputDir, rel: str) -> bool:
+Interval = tuple[str, float, float, float]  # label, estimate, low, high (rates)
+
+
+def _estimates(view: View) -> list[Interval]:
     rows = []
     for split, inference in sorted(view.report.inference.splits.items()):
         for method, intervals in sorted(inference.methods.items()):
             for outcome, ci in intervals.outcomes.items():
-                rows.append(
-                    (
-                        f"{method}: {outcome.replace('_', ' ')} ({split})",
-                        ci.estimate,
-                        ci.low,
-                        ci.high,
-                    )
-                )
+                label = f"{method}: {outcome.replace('_', ' ')} ({split})"
+                rows.append((label, ci.estimate, ci.low, ci.high))
+    return rows
+
+
+def _differences(view: View) -> list[Interval]:
+    """Every comparison a − b and every consistency repair after − before."""
+    rows = []
     for name, comp in view.report.inference.comparisons.items():
         for outcome, e in comp.outcomes.items():
-            rows.append((f"{name}: {outcome.replace('_', ' ')} (Δ)", e.estimate, e.low, e.high))
-    fig, ax = plt.subplots(figsize=(6.5, 0.3 * max(len(rows), 4) + 1))
-    ax.set_title("Effects (95% hierarchical-bootstrap CI)")
-    if not rows:
-        _no_data(ax, "no method on a bootstrapped split")
-        _save(fig, out, rel)
-        return False
+            rows.append((f"{name}: {outcome.replace('_', ' ')}", e.estimate, e.low, e.high))
+    for name, fix in view.report.inference.repairs.items():
+        if fix.pooled is not None:
+            ci = fix.pooled
+            rows.append((f"{name}: {fix.kind} consistency", ci.estimate, ci.low, ci.high))
+    return rows
+
+
+def _intervals(ax: Any, rows: list[Interval]) -> None:
     for i, (_, est, low, high) in enumerate(rows):
         ax.errorbar(100 * est, i, xerr=[[100 * (est - low)], [100 * (high - est)]], fmt="o",
                     color="black", capsize=3, ms=3)  # fmt: skip
     ax.set_yticks(range(len(rows)), [label for label, *_ in rows], fontsize=6)
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.invert_yaxis()
-    ax.set_xlabel("percentage points")
+    ax.set_ylim(len(rows) - 0.5, -0.5)  # first row on top
+
+
+def forest(view: View, out: OutputDir, rel: str) -> bool:
+    """Two panels, never one axis for both: the methods' estimates (%, 0–100) above, the
+    differences (a − b, after − before; points, with a zero line) below."""
+    estimates, differences = _estimates(view), _differences(view)
+    if not estimates and not differences:
+        fig, ax = plt.subplots(figsize=(6.5, 2.5))
+        ax.set_title("Estimates and differences (95% hierarchical-bootstrap CI)")
+        _no_data(ax, "no method on a bootstrapped split")
+        _save(fig, out, rel)
+        return False
+    heights = [max(len(estimates), 1), max(len(differences), 1)]
+    fig, (top, bottom) = plt.subplots(
+        2, 1, figsize=(6.5, 0.28 * sum(heights) + 2.2), height_ratios=heights,
+        layout="constrained",
+    )  # fmt: skip
+    top.set_title("Estimates, mean over each method's seeds (95% bootstrap CI)", fontsize=9)
+    if estimates:
+        _intervals(top, estimates)
+        top.set_xlim(-2, 102)  # a point at 0 or 100 stays visible
+        top.set_xlabel("accuracy (%)")
+    else:
+        _no_data(top, "no method on a bootstrapped split")
+    bottom.set_title("Differences a − b and repairs after − before (95% CI)", fontsize=9)
+    if differences:
+        _intervals(bottom, differences)
+        bottom.axvline(0, color="grey", lw=0.8)
+        bottom.set_xlabel("difference (percentage points)")
+    else:
+        _no_data(bottom, "no comparison was run")
     _save(fig, out, rel)
     return True
+
+
+def _consistency(entry: Any, stratum: str, kind: str) -> float | None:
+    """Mean over the method's seeds of one kind's consistency, pooled or in one stratum."""
+    values = []
+    for s in entry.seeds.values():
+        c = s.consistency
+        table = None if c is None else c.pooled if stratum == POOLED else c.strata.get(stratum)
+        rate = None if table is None else table.get(kind)
+        values.append(None if rate is None else rate.consistency)
+    return seed_mean(values)
 
 
 def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
-    """Pooled consistency per registered control kind, one bar per method (mean over seeds)."""
-    kinds = [k for k in CONTROL_KINDS]
-    values: dict[str, list[float | None]] = {}
-    for method, entry in sorted(view.report.methods.items()):
-        seeds = [s.consistency for s in entry.seeds.values() if s.consistency is not None]
-        if seeds:
-            values[method] = [
-                seed_mean([c.pooled[k].consistency if k in c.pooled else None for c in seeds])
-                for k in kinds
-            ]
-    kinds = [k for i, k in enumerate(kinds) if any(v[i] is not None for v in values.values())]
-    values = {
-        m: [v[i] for i, k in enumerate(CONTROL_KINDS) if k in kinds] for m, v in values.items()
-    }
-    fig, ax = plt.subplots(figsize=(6.5, 3.6))
-    ax.set_title("Paired consistency per control (pooled over strata)")
-    if not values or not kinds:
+    """Consistency per registered control kind, one panel per stratum (pooled first), one bar
+    per method (mean over its seeds): the strata differ, which the pooled panel alone hides."""
+    methods = {
+        m: e for m, e in sorted(view.report.methods.items())
+        if any(s.consistency is not None for s in e.seeds.values())
+    }  # fmt: skip
+    strata = sorted({st for e in methods.values() for s in e.seeds.values() if s.consistency
+                     for st in s.consistency.strata})  # fmt: skip
+    panels = [POOLED, *strata]
+    kinds = [k for k in CONTROL_KINDS if any(_consistency(e, POOLED, k) is not None
+                                             for e in methods.values())]  # fmt: skip
+    if not methods or not kinds:
+        fig, ax = plt.subplots(figsize=(6.5, 3.6))
+        ax.set_title("Paired consistency per control and stratum")
         _no_data(ax, "no method predicted the locked controls")
         _save(fig, out, rel)
         return False
-    width = 0.8 / len(values)
-    for j, (method, vs) in enumerate(values.items()):
-        xs = [i + j * width for i in range(len(kinds))]
-        ax.bar(xs, [100 * (v or 0.0) for v in vs], width, label=method)
-        for x, v in zip(xs, vs, strict=True):
-            if v is None:
-                ax.text(x, 1, "—", ha="center", fontsize=7)  # undefined, not 0
-    ax.set_xticks(
-        [i + 0.4 - width / 2 for i in range(len(kinds))],
-        [CONTROL_KINDS.get(k).label for k in kinds],
-    )
-    ax.set_ylabel("consistency (%)")
-    ax.set_ylim(0, 100)
-    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels) + 1.5, 3.6),
+                             sharey=True, squeeze=False, layout="constrained")  # fmt: skip
+    width = 0.8 / len(methods)
+    for ax, stratum in zip(axes[0], panels, strict=True):
+        for j, (method, entry) in enumerate(methods.items()):
+            xs = [i + j * width for i in range(len(kinds))]
+            vs = [_consistency(entry, stratum, k) for k in kinds]
+            ax.bar(xs, [100 * (v or 0.0) for v in vs], width, label=method, color=f"C{j}")
+            for x, v in zip(xs, vs, strict=True):
+                if v is None:
+                    ax.text(x, 1, "—", ha="center", fontsize=7)  # undefined, not 0
+        ax.set_xticks([i + 0.4 - width / 2 for i in range(len(kinds))],
+                      [CONTROL_KINDS.get(k).label for k in kinds], fontsize=8)  # fmt: skip
+        ax.set_title(stratum if stratum != POOLED else "pooled (every stratum)", fontsize=9)
+        ax.set_ylim(0, 100)
+    axes[0][0].set_ylabel("consistency (%), mean over seeds")
+    axes[0][-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.suptitle("Paired consistency per control and stratum, locked test", fontsize=10)
     _save(fig, out, rel)
     return True
 
 
+def _reliability_curve(fits: list[CalibrationFit]) -> tuple[list[float], ...] | None:
+    """Per bin with points in any seed: the bin's centre, the mean over those seeds of the share
+    of right accounts, and the lowest and highest seed's share. The centre, not the mean
+    confidence: it is exact, so a fitted confidence's last digits move no point (§10), and the
+    bins are 1/bins wide, so a centre is within half a bin of the confidences it holds."""
+    if not fits:
+        return None
+    xs, ys, lo, hi = [], [], [], []
+    for i, b in enumerate(fits[0].bins):
+        accuracy = [
+            a for f in fits if i < len(f.bins) and f.bins[i].count
+            if (a := f.bins[i].accuracy) is not None
+        ]  # fmt: skip
+        if not accuracy:
+            continue
+        xs.append((b.low + b.high) / 2)
+        ys.append(float(np.mean(accuracy)))
+        lo.append(min(accuracy))
+        hi.append(max(accuracy))
+    return (xs, ys, lo, hi) if xs else None
+
+
 def reliability(view: View, out: OutputDir, rel: str) -> bool:
-    """Reliability diagrams of each method's confidence sources (first seed), raw and calibrated."""
+    """Reliability diagrams of each method's confidence sources, raw and calibrated: per
+    confidence bin (at its centre) the mean over the method's seeds of the share of right
+    accounts, the band from the lowest to the highest seed."""
     panels = []
     for method, entry in sorted(view.report.methods.items()):
-        first = next(iter(entry.seeds.values()), None)
-        for source, calibration in sorted((first.calibration if first else {}).items()):
-            panels.append((f"{method}\n{source}", [calibration.raw, *calibration.maps.values()]))
+        seeds = list(entry.seeds.values())
+        for source in sorted({src for s in seeds for src in s.calibration}):
+            sources = [s.calibration[source] for s in seeds if source in s.calibration]
+            scales = ["raw", *sorted({k for c in sources for k in c.maps})]
+            fits = {
+                scale: [
+                    f for c in sources
+                    if (f := c.raw if scale == "raw" else c.maps.get(scale)) is not None
+                    and f.fitted
+                ]
+                for scale in scales
+            }  # fmt: skip
+            n = f"{len(seeds)} seed{'s' if len(seeds) != 1 else ''}"
+            panels.append((f"{method} ({n})\n{source}", fits))
     columns = min(3, max(len(panels), 1))
     nrows = max(1, -(-len(panels) // columns))
-    fig, axes = plt.subplots(nrows, columns, figsize=(3.2 * columns, 3.0 * nrows), squeeze=False)
+    fig, axes = plt.subplots(nrows, columns, figsize=(3.4 * columns, 3.2 * nrows + 0.6),
+                             squeeze=False, layout="constrained")  # fmt: skip
     if not panels:
         _no_data(axes[0][0], "no confidence source with predicted changes")
         axes[0][0].set_title("Reliability on the locked test")
@@ -171,13 +258,16 @@ def reliability(view: View, out: OutputDir, rel: str) -> bool:
     for ax, (title, fits) in zip(axes.flat, panels, strict=False):
         ax.set_title(title, fontsize=7)
         curves = 0
-        for fit in fits:
-            points = [(b.confidence, b.accuracy) for b in fit.bins if b.count]
-            if fit.fitted and points:
-                x, y = zip(*points, strict=True)
-                ece = "—" if fit.ece is None else f"{100 * fit.ece:.1f}%"
-                ax.plot(x, y, marker="o", ms=3, label=f"{fit.scale} (ECE {ece})")
-                curves += 1
+        for j, (scale, fitted) in enumerate(fits.items()):
+            curve = _reliability_curve(fitted)
+            if curve is None:
+                continue
+            x, y, lo, hi = curve
+            ece = seed_mean([f.ece for f in fitted])
+            shown = "—" if ece is None else f"{100 * ece:.1f}%"
+            ax.plot(x, y, marker="o", ms=3, color=f"C{j}", label=f"{scale} (mean ECE {shown})")
+            ax.fill_between(x, lo, hi, color=f"C{j}", alpha=0.2, lw=0)
+            curves += 1
         if not curves:
             _no_data(ax, "no predicted change with a confidence")
             continue
@@ -187,7 +277,9 @@ def reliability(view: View, out: OutputDir, rel: str) -> bool:
         ax.legend(fontsize=6)
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
-    fig.supxlabel("confidence")
+    fig.suptitle("Reliability on the locked test: mean over seeds per bin, band: lowest to "
+                 "highest seed", fontsize=9)  # fmt: skip
+    fig.supxlabel("confidence (bin centre)")
     fig.supylabel("share of right accounts")
     _save(fig, out, rel)
     return True

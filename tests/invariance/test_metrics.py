@@ -12,6 +12,7 @@ from reasonbench.invariance.report import (
     InvarianceReport,
     PairRuns,
     PisConfig,
+    PisConfigError,
     Repeat,
 )
 
@@ -88,7 +89,43 @@ def test_pis_matches_the_papers_figures() -> None:
     # GPT-5.4-mini in the paper: dflip 1.1%, R_dir ~ 1.00, ~18.5% of flips on clear items -> 0.70
     assert pis(0.011, 1.0, 0.185, PisConfig()) == pytest.approx(0.70, abs=0.005)
     assert pis(0.5, 0.0, 1.0, PisConfig()) == 0.0  # clipped at 0
-    assert pis(-0.2, 1.0, 0.0, PisConfig()) == 1.0  # a negative dflip is no bonus
+
+
+def test_a_negative_delta_flip_follows_the_seed_unless_clipped() -> None:
+    # seed 001: PIS = max(0, 1 - (w1*dflip + ...)*S) with no clip on dflip, so a negative dflip
+    # lowers the penalty (1 + 0.4*0.2*5 = 1.4); the named deviation "clipped" reads max(0, dflip)
+    assert pis(-0.2, 1.0, 0.0, PisConfig()) == pytest.approx(1.4)
+    assert pis(-0.2, 1.0, 0.0, PisConfig(), "clipped") == 1.0  # a negative dflip is no bonus
+    clipped = PisConfig(delta_flip_rule="clipped")
+    assert pis(-0.2, 1.0, 0.0, clipped) == 1.0 and pis(-0.2, 1.0, 0.0, clipped, "seed") > 1.0
+    # positive dflip: the rules agree
+    assert pis(0.011, 1.0, 0.185, PisConfig()) == pis(0.011, 1.0, 0.185, clipped)
+    with pytest.raises(PisConfigError, match="delta_flip_rule"):
+        PisConfig(delta_flip_rule="zero")
+
+
+def test_the_report_gives_pis_under_every_rule() -> None:
+    # a sampling judge whose repeated runs differ more often than its rewrites flip: dflip < 0
+    repeats = [Repeat("u1", (A, D, A, D)), Repeat("u2", (D, A, D, A))]  # jitter 4/6 per unit
+    comparisons = [
+        Comparison("u1", "T1", "v", True, (A, A), (A, D)),  # 2 of 4 run pairs differ
+        Comparison("u2", "T1", "v", True, (D, D), (D, D)),  # 0 of 4
+    ]
+    pairs = [PairRuns("u1", "to_lax", (D,), (A,))]  # R_dir 1
+    for rule in ("seed", "clipped"):
+        config = PisConfig(delta_flip_rule=rule)
+        r = invariance_report(comparisons, repeats, pairs, config, "excluded", replicates=200)
+        delta = r.delta_flip["pooled"].value
+        assert delta == pytest.approx(0.25 - 2 / 3)  # flip rate (0.5 + 0) / 2 - jitter
+        u = r.u_rate.value
+        assert u == 1.0
+        seed = 1 - (0.4 * delta + 0.3 * u) * 5
+        assert r.pis_by_rule["seed"].value == pytest.approx(seed)
+        assert r.pis_by_rule["clipped"].value == pytest.approx(max(0.0, 1 - 0.3 * u * 5))
+        assert r.pis == r.pis_by_rule[rule]  # the headline is the configured rule
+        for e in r.pis_by_rule.values():  # every rule has its clustered interval
+            assert e.low is not None and e.high is not None and e.low <= e.value <= e.high
+        assert InvarianceReport.from_json(json.loads(json.dumps(r.to_json()))) == r
 
 
 def test_undefined_terms_take_the_configured_fallbacks() -> None:

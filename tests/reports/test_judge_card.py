@@ -69,6 +69,9 @@ def test_baseline_cards(cards: dict[str, tuple[JudgeCard, Path]]) -> None:
     ex = majority.invariance["excluded"]
     assert ex.flip["pooled"].value == 0.0 and ex.r_dir.value is None and majority.pis == 0.0
     assert tfidf.invariance["excluded"].flip["pooled"].value is not None
+    for card in (majority, tfidf):  # greedy: jitter 0, so Δflip >= 0 and both PIS rules agree
+        for report in card.invariance.values():
+            assert report.pis == report.pis_by_rule["seed"] == report.pis_by_rule["clipped"]
 
 
 def test_card_files_and_round_trip(cards: dict[str, tuple[JudgeCard, Path]]) -> None:

@@ -31,7 +31,7 @@ def test_every_paper_role_is_a_rehearsal_run() -> None:
     assert set(stand_in_roles) == set(roles)
     with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
         # roles of no model are surface baselines: the rehearsal's baselines step plays them
-        baselines = set(compose("baselines").methods)
+        baselines = set(compose("baselines").make)
     for scale in SCALES.values():
         methods = set(baselines)
         with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):

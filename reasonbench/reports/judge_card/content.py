@@ -75,26 +75,42 @@ def _summary(card: JudgeCard) -> list[Block]:
     ]
 
 
+# How each Δflip rule (invariance.report.DELTA_FLIP_RULES) is labelled on the card.
+RULE_LABELS = {"seed": "PIS (seed: Δflip as is)", "clipped": "PIS (Δflip clipped at 0)"}
+
+
 def _pis(card: JudgeCard) -> list[Block]:
     c = card.pis_config
+    rules = [c.delta_flip_rule, *(r for r in RULE_LABELS if r != c.delta_flip_rule)]
     rows = []
     for h in HANDLINGS:
         r = card.invariance[h]
-        rows.append(
-            [h, est(r.pis, False), est(r.delta_flip["pooled"]), est(r.r_dir), est(r.u_rate)]
-        )
+        rows.append([h, *(est(r.pis_by_rule[rule], False) for rule in rules),
+                     est(r.delta_flip["pooled"]), est(r.r_dir), est(r.u_rate)])  # fmt: skip
     return [
         Heading(SECTIONS[0]),
         Para(
             f"PIS = max(0, 1 − (w1·Δflip + w2·(1 − R_dir) + w3·U_rate)·S) with w1 = {c.w1}, "
-            f"w2 = {c.w2}, w3 = {c.w3}, S = {c.scale} (configuration). Undefined terms: R_dir "
-            f"without any flip counts as {c.r_dir_without_flips}, U_rate without flips as "
-            f"{c.u_rate_without_flips}; a negative Δflip counts as 0."
+            f"w2 = {c.w2}, w3 = {c.w3}, S = {c.scale} (configuration). The headline PIS is "
+            f"{RULE_LABELS[c.delta_flip_rule]}; the table also shows the other rule. Seed: Δflip "
+            "enters as measured, as the paper writes the formula, so a negative Δflip (rewrites "
+            "flip less than repeated runs do) lowers the penalty and PIS can exceed 1; clipped: "
+            "max(0, Δflip), a negative excess is noise, not a bonus. They differ only for a "
+            "sampling judge whose jitter exceeds its flip rate. Undefined terms: R_dir without "
+            f"any flip counts as {c.r_dir_without_flips} (at 0 it costs w2·S = {c.w2 * c.scale:g} "
+            f"of the penalty, so such a judge scores PIS 0), U_rate without flips as "
+            f"{c.u_rate_without_flips}."
         ),
         Table(
             "pis",
             "Policy Invariance Score",
-            ["parse failures", "PIS", "Δflip (pooled)", "R_dir", "U_rate"],
+            [
+                "parse failures",
+                *(RULE_LABELS[r] for r in rules),
+                "Δflip (pooled)",
+                "R_dir",
+                "U_rate",
+            ],  # fmt: skip
             rows,
         ),
         Figure("pis_components", FIGURES["pis_components"]),

@@ -12,8 +12,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
 
-from reasonbench.invariance.metrics import Estimate  # noqa: E402
+from reasonbench.invariance.metrics import Estimate, excess  # noqa: E402
 from reasonbench.reports.figures import PNG_META  # noqa: E402
 from reasonbench.reports.judge_card.blocks import UNDEFINED  # noqa: E402
 from reasonbench.reports.judge_card.record import JudgeCard  # noqa: E402
@@ -92,14 +93,14 @@ def threshold_shift(card: JudgeCard) -> bytes:
 def pis_components(card: JudgeCard) -> bytes:
     c = card.pis_config
     fig, ax = plt.subplots(figsize=(5.6, 2.4))
-    labels, widest, legend = [], 1.0, False
+    labels, widest, lowest, legend = [], 1.0, 0.0, False
     for i, handling in enumerate(HANDLING_COLOURS):
         r = card.invariance[handling]
-        delta = max(0.0, r.delta_flip["pooled"].value or 0.0)
+        delta = excess(np.asarray(r.delta_flip["pooled"].value or 0.0), c.delta_flip_rule)
         r_dir = c.r_dir_without_flips if r.r_dir.value is None else r.r_dir.value
         u_rate = c.u_rate_without_flips if r.u_rate.value is None else r.u_rate.value
         parts = [
-            ("P1: w1·Δflip", c.w1 * delta * c.scale, "#35618f"),
+            ("P1: w1·Δflip", c.w1 * float(delta) * c.scale, "#35618f"),
             ("P2: w2·(1 − R_dir)", c.w2 * (1 - r_dir) * c.scale, "#d08c2b"),
             ("P3: w3·U_rate", c.w3 * u_rate * c.scale, "#8f3553"),
         ]
@@ -107,17 +108,26 @@ def pis_components(card: JudgeCard) -> bytes:
             ax.text(0.02, i, f"PIS {UNDEFINED}: no parsed answers", va="center", fontsize=8)
             labels.append(f"{handling}\nPIS —")
             continue
-        left = 0.0
+        # penalties stack rightwards from 0; a negative one (a negative Δflip under the seed
+        # rule) is drawn leftwards from 0, hatched, so it never hides another part
+        right = below = 0.0
         for name, width, colour in parts:
-            ax.barh([i], [width], left=left, color=colour, label=None if legend else name)
-            left += width
-        widest, legend = max(widest, left), True
+            start = right if width >= 0 else below
+            ax.barh([i], [width], left=start, color=colour, label=None if legend else name,
+                    hatch="//" if width < 0 else None)  # fmt: skip
+            right, below = (right + width, below) if width >= 0 else (right, below + width)
+        widest, lowest, legend = max(widest, right), min(lowest, below), True
         labels.append(f"{handling}\nPIS {r.pis.value:.2f}")
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     ax.set_ylim(-0.6, len(labels) - 0.4)  # fixed, so a missing bar does not squash the other
     ax.axvline(1.0, color="black", lw=0.8, ls="--")
-    ax.set_xlim(0, widest * 1.05)
-    ax.set_xlabel("penalty × S   (PIS = max(0, 1 − total); dashed: PIS reaches 0)", fontsize=8)
+    ax.axvline(0.0, color="grey", lw=0.6)
+    ax.set_xlim(lowest * 1.05, widest * 1.05)
+    ax.set_xlabel(
+        f"penalty × S   (PIS = max(0, 1 − total), Δflip rule {c.delta_flip_rule}; "
+        "dashed: PIS reaches 0)",
+        fontsize=8,
+    )
     if legend:
         ax.legend(fontsize=7, loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=3, frameon=False)
     return _png(fig)

@@ -13,9 +13,8 @@ from reasonbench.invariance.metrics import InvarianceReport, PisConfig
 
 __all__ = ["FORMAT", "SECTIONS", "JudgeCard"]
 
-FORMAT = (
-    "reasonbench.judge_card/2"  # 2: accuracy as metrics.json summaries, consistency per stratum
-)
+# 2: accuracy as metrics.json summaries, consistency per stratum; 3: PIS under every Δflip rule
+FORMAT = "reasonbench.judge_card/3"
 # Section headings, in order; both renderings use them and the browser test looks for each.
 SECTIONS = (
     "Policy Invariance Score",

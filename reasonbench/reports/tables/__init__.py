@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reasonbench.io.manifest import STAT_LABELS
 from reasonbench.reports.curves import curve_table
 from reasonbench.reports.lookup import View
 from reasonbench.reports.render import Table
@@ -20,8 +19,10 @@ from reasonbench.reports.tables.consistency import (
     paired_consistency,
     verdict_receipt_separation,
 )
+from reasonbench.reports.tables.dataset import dataset_statistics
 from reasonbench.reports.tables.methods import (
     all_metrics,
+    comparisons,
     primary_comparison,
     replication,
     surface_diagnostics,
@@ -33,16 +34,9 @@ from reasonbench.reports.tables.two_plane import two_plane
 __all__ = ["TABLES", "all_tables", "dataset_statistics"]
 
 
-def dataset_statistics(stats: Mapping[str, Any], paper: Mapping[str, Any]) -> Table:
-    rows = [[STAT_LABELS[k], stats.get(k), v] for k, v in paper.items()]
-    return Table(
-        "dataset_statistics", "Benchmark statistics", ["quantity", "reasonbench", "paper"], rows
-    )
-
-
 TABLES = (
     "dataset_statistics", "surface_diagnostics", "primary_comparison", "replication",
-    "all_metrics", "structural_subgroups", "subgroup_differences", "verdict_receipt_separation",
+    "comparisons", "all_metrics", "structural_subgroups", "subgroup_differences", "verdict_receipt_separation",
     "paired_consistency", "cell_agreement", "augmentation", "selective_debt", "calibration",
     "cardinality", "cardinality_breakdown", "shift", "two_plane", "learning_curve",
 )  # fmt: skip
@@ -50,10 +44,11 @@ TABLES = (
 
 def all_tables(view: View, stats: Mapping[str, Any], figures: Mapping[str, Any]) -> list[Table]:
     out = [
-        dataset_statistics(stats, figures["dataset"]),
+        dataset_statistics(stats, figures, view.report.verdict_mix),
         surface_diagnostics(view, figures),
         primary_comparison(view, figures),
         replication(view, figures),
+        comparisons(view, figures),
         all_metrics(view),
         structural_subgroups(view),
         subgroup_differences(view, figures),

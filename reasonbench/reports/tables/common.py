@@ -8,9 +8,20 @@ from typing import Any
 from reasonbench.analysis.bootstrap import Interval
 from reasonbench.analysis.record import Effect
 from reasonbench.reports.lookup import NOT_RUN, Row, View
-from reasonbench.reports.render import Cell, pct
+from reasonbench.reports.render import Cell, fmt, pct
 
-__all__ = ["NOT_RUN", "Cell", "Row", "View", "ci_cells", "identity", "paper", "pct", "seeds"]
+__all__ = [
+    "NOT_RUN",
+    "Cell",
+    "References",
+    "Row",
+    "View",
+    "ci_cells",
+    "identity",
+    "paper",
+    "pct",
+    "seeds",
+]
 
 
 def paper(figures: Mapping[str, Any], *path: str) -> Any:
@@ -21,6 +32,43 @@ def paper(figures: Mapping[str, Any], *path: str) -> Any:
             return None
         tree = tree[key]
     return tree
+
+
+class References:
+    """The paper's figures as one table shows them. A figure that the paper's own numbers
+    contradict (``footnotes`` of data/paper_figures.yaml, keyed by its dotted path) is printed
+    with a marker, ``54.80 [1]``, and :meth:`note` says what is inconsistent: never silently."""
+
+    def __init__(self, figures: Mapping[str, Any]) -> None:
+        self.figures = figures
+        self.notes: list[str] = []
+
+    def marker(self, *path: str) -> str:
+        """`` [n]`` for a figure with a footnote (numbered in order of use), else ""."""
+        note = paper(self.figures, "footnotes", ".".join(path))
+        if note is None:
+            return ""
+        if note not in self.notes:
+            self.notes.append(str(note))
+        return f" [{self.notes.index(str(note)) + 1}]"
+
+    def get(self, *path: str) -> Cell:
+        """The figure at ``path`` (``None`` when the paper reports none), marked if footnoted."""
+        value = paper(self.figures, *path)
+        if not isinstance(value, int | float | str):
+            return None  # absent, or a section rather than a figure
+        mark = self.marker(*path)
+        return f"{fmt(value)}{mark}" if mark else value
+
+    def text(self, *path: str) -> str:
+        """The figure at ``path`` for a table's note, as the paper writes it, marked if
+        footnoted ("—" when the paper reports none)."""
+        value = paper(self.figures, *path)
+        return "—" if value is None else f"{value}{self.marker(*path)}"
+
+    def note(self) -> str:
+        """The footnotes used so far, "[1] … [2] …" (empty when none)."""
+        return " ".join(f"[{i}] {text}" for i, text in enumerate(self.notes, 1))
 
 
 def identity(row: Row) -> list[Cell]:

@@ -11,11 +11,19 @@ from reasonbench.analysis.metrics import (
     RECEIPT_ERROR_GIVEN_CORRECT_ENDPOINTS,
     REVISED_VERDICT_GAP,
 )
-from reasonbench.analysis.record import ConsistencyRate, SeedEntry
+from reasonbench.analysis.record import ConsistencyRate, Repair, SeedEntry
 from reasonbench.controls import CONTROL_KINDS
 from reasonbench.reports.lookup import LOCKED, Row
 from reasonbench.reports.render import Table
-from reasonbench.reports.tables.common import NOT_RUN, Cell, View, paper, pct
+from reasonbench.reports.tables.common import (
+    NOT_RUN,
+    Cell,
+    References,
+    View,
+    paper,
+    pct,
+    seeds,
+)
 
 __all__ = [
     "AUGMENTATION_ROLES",
@@ -36,6 +44,12 @@ CONSISTENCY_ROLES = (
     "majority",
 )
 AUGMENTATION_ROLES = ("direct_receipt", "permaug_direct", "cube", "permaug_cube")
+# Surface roles whose permutation consistency is 100 % by construction, and why (the note says so,
+# so that nobody reads it as robustness).
+BY_CONSTRUCTION = {
+    "majority": "answers one constant per stratum",
+    "tfidf": "sees a bag of character n-grams, which a reordering of the sources leaves unchanged",
+}
 POOLED = "pooled"
 PERMUTATION = "permutation"
 
@@ -99,41 +113,64 @@ def _labels(names: list[str]) -> list[str]:
 
 
 def _rows_per_stratum(
-    view: View, methods: Sequence[Row], names: list[str], figures: Mapping[str, Any]
+    view: View,
+    methods: Sequence[Row],
+    names: list[str],
+    refs: References,
+    extra: Callable[[Row], list[Cell]] = lambda row: [],
 ) -> list[list[Cell]]:
     """A method's rows per stratum (pooled first) beside the paper's figure; one "not run" row
-    for a role without predictions."""
+    for a role without predictions. ``extra``: a row's cells before the paper's column."""
     rows: list[list[Cell]] = []
     for row in methods:
         if row.entry is None:
-            reference = paper(figures, "consistency", row.role or "", POOLED)
-            rows.append([row.method, row.role, POOLED, *[NOT_RUN] * (2 * len(names)), reference])
+            reference = refs.get("consistency", row.role or "", POOLED)
+            rows.append([row.method, row.role, POOLED, *[NOT_RUN] * (2 * len(names)),
+                         *extra(row), reference])  # fmt: skip
             continue
         for stratum in _strata(row):
-            reference = paper(figures, "consistency", row.role or "", stratum)
-            rows.append(
-                [row.method, row.role, stratum, *_cells(view, row, stratum, names), reference]
-            )
+            reference = refs.get("consistency", row.role or "", stratum)
+            rows.append([row.method, row.role, stratum, *_cells(view, row, stratum, names),
+                         *extra(row), reference])  # fmt: skip
     return rows
+
+
+def _by_construction(rows: Sequence[Row]) -> str:
+    """Why a surface baseline's permutation consistency says nothing about robustness."""
+    said = [
+        f"{row.method} {BY_CONSTRUCTION[row.role]}"
+        for row in rows
+        if row.entry is not None and row.role in BY_CONSTRUCTION
+    ]
+    if not said:
+        return ""
+    return (
+        "Permutation consistency of the surface baselines is 100 % by construction, not "
+        f"robustness: {'; '.join(said)}."
+    )
 
 
 def paired_consistency(view: View, figures: Mapping[str, Any]) -> Table:
     names = kinds(view)
-    rows = _rows_per_stratum(
-        view,
-        view.methods(CONSISTENCY_ROLES, lambda e: any(s.consistency for s in e.seeds.values())),
-        names,
-        figures,
+    refs = References(figures)
+    methods = view.methods(
+        CONSISTENCY_ROLES, lambda e: any(s.consistency for s in e.seeds.values())
     )
+    rows = _rows_per_stratum(view, methods, names, refs)
+    notes = [
+        "Relation: endpoints plus receipt family, the same for every target; a parse failure on "
+        "a checkable pair violates it; — = nothing checkable for the target (docs/controls.md). "
+        "Bound: implied lower bound on mean pairwise error, (1 − consistency) / 2. Pooled = "
+        "every stratum together. Cube cells: cell_agreement.",
+        _by_construction(methods),
+        refs.note(),
+    ]
     return Table(
         "paired_consistency",
         "Paired consistency per control and stratum, locked test (%)",
         ["method", "role", "stratum", *_labels(names), "paper (perm.)"],
         rows,
-        "Relation: endpoints plus receipt family, the same for every target; a parse failure on "
-        "a checkable pair violates it; — = nothing checkable for the target (docs/controls.md). "
-        "Bound: implied lower bound on mean pairwise error, (1 − consistency) / 2. Pooled = "
-        "every stratum together. Cube cells: cell_agreement.",
+        " ".join(n for n in notes if n),
     )
 
 
@@ -169,21 +206,69 @@ def cell_agreement(view: View) -> Table:
     )
 
 
+def _pairing(fix: Repair) -> str:
+    """How a repair's seeds were resampled, as the table states it."""
+    if fix.seeds_paired:
+        return f"paired ({len(fix.seeds_after)})"
+    return f"unpaired ({len(fix.seeds_after)} after, {len(fix.seeds_before)} before)"
+
+
+def _repair_rows(view: View, names: list[str], refs: References) -> list[list[Cell]]:
+    """One row per repair and stratum (pooled first): Δ in the repaired kind's column."""
+    rows: list[list[Cell]] = []
+    for fix in view.report.inference.repairs.values():
+        label = f"repair: {fix.after} − {fix.before}"
+        cells: list[Cell] = [None] * (2 * len(names))
+        if fix.status != "ok":
+            rows.append([label, fix.name, POOLED, *cells, NOT_RUN, NOT_RUN, None,
+                         refs.get("repairs", fix.name, POOLED)])  # fmt: skip
+            continue
+        strata = [(POOLED, fix.pooled), *fix.strata.items()]
+        for stratum, ci in strata:
+            delta = list(cells)
+            if ci is not None and fix.kind in names:
+                delta[names.index(fix.kind)] = pct(ci.estimate)
+            rows.append([
+                label, fix.name, stratum, *delta,
+                pct(None if ci is None else ci.low), pct(None if ci is None else ci.high),
+                _pairing(fix), refs.get("repairs", fix.name, stratum),
+            ])  # fmt: skip
+    return rows
+
+
 def augmentation(view: View, figures: Mapping[str, Any]) -> Table:
     names = kinds(view)
-    rows = _rows_per_stratum(
-        view, view.methods(AUGMENTATION_ROLES, lambda e: e.info.data == "permaug"), names, figures
-    )
-    before = paper(figures, "augmentation", "error_bound_before")
-    after = paper(figures, "augmentation", "error_bound_after")
+    refs = References(figures)
+    methods = view.methods(AUGMENTATION_ROLES, lambda e: e.info.data == "permaug")
+    rows = _rows_per_stratum(view, methods, names, refs, lambda row: [None, None, seeds(row)])
+    before = refs.text("augmentation", "error_bound_before")
+    after = refs.text("augmentation", "error_bound_after")
+    notes = [
+        "The roles direct_receipt and cube are the runs before augmentation, permaug_direct and "
+        "permaug_cube after; the inverse relation is not targeted by the augmentation. Repair "
+        "rows: after − before of the repaired kind's consistency in points, with its 95% "
+        "hierarchical-bootstrap CI (the locked units resampled once for both arms; seeds "
+        "resampled together when both arms have the same seeds — paired — and otherwise each "
+        "arm over its own seeds — unpaired); other kinds' columns do not apply (—). Cube − "
+        "direct per stratum with CIs: subgroup_differences (permaug_cube_vs_direct). Paper: "
+        f"implied error lower bound {before} % before, {after} % after.",
+        refs.note(),
+    ]
     return Table(
         "augmentation",
         "Permutation-augmented training: consistency before and after, per stratum (%)",
-        ["method", "role", "stratum", *_labels(names), "paper (perm.)"],
-        rows,
-        "The roles direct_receipt and cube are the runs before augmentation, permaug_direct and "
-        "permaug_cube after; the inverse relation is not targeted by the augmentation. Cube − direct per stratum with CIs: subgroup_differences "
-        f"(permaug_cube_vs_direct). Paper: implied error lower bound {before}% before, {after}% after.",
+        [
+            "method",
+            "role",
+            "stratum",
+            *_labels(names),
+            "Δ CI low",
+            "Δ CI high",
+            "seeds",
+            "paper (perm.)",
+        ],  # fmt: skip
+        [*rows, *_repair_rows(view, names, refs)],
+        " ".join(n for n in notes if n),
     )
 
 
