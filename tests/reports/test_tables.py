@@ -73,6 +73,7 @@ def built(
     comparisons = [
         {"name": "cube_vs_direct_receipt", "a": "qwen3_1.7b-cube", "b": "qwen3_1.7b-direct_receipt", "family": "primary", "by": ["stratum"]},
         {"name": "tfidf_vs_majority", "a": "tfidf", "b": "majority", "family": "surface"},
+        {"name": "cpu_mine_vs_tfidf", "a": MINE, "b": "tfidf", "family": "cpu"},
         {"name": "cardinality_cube_vs_direct", "a": "x", "b": "y", "family": "cardinality", "split": "cardinality_test"},
     ]  # fmt: skip
     metrics = analyze(
@@ -162,6 +163,16 @@ def test_a_users_own_method_is_in_every_table_that_applies(built: Path) -> None:
         assert not rows_of(table(built, name), MINE)
     (row,) = rows_of(table(built, "primary_comparison"), MINE)
     assert row[1] == "—" and row[2] == "cube" and row[3] == "2"
+
+
+def test_cpu_comparisons_join_the_primary_table_as_cpu_models(built: Path) -> None:
+    """The primary question asked of CPU-trained models (family ``cpu``) shows beside the
+    paper's, and the note says they are CPU models, not the paper's."""
+    text = table(built, "primary_comparison")
+    (row,) = rows_of(text, f"cpu_mine_vs_tfidf: {MINE} − tfidf")
+    assert row[5] not in ("", "not run")  # the receipt difference
+    assert "'cpu' compare CPU models trained here from scratch" in text
+    assert "not the paper's Qwen3 runs" in text
 
 
 def test_roles_not_run_are_marked(built: Path) -> None:

@@ -149,15 +149,28 @@ def _comparison_rows(
     return rows, notes
 
 
+CPU_FAMILY = "cpu"
+CPU_NOTE = (
+    f"Rows of the Holm family {CPU_FAMILY!r} compare CPU models trained here from scratch "
+    "(model=small_cpu, docs/training.md), not the paper's Qwen3 runs."
+)
+
+
 def primary_comparison(view: View, figures: Mapping[str, Any]) -> Table:
     rows = _method_rows(view, PRIMARY_ROLES, figures, extras=True)
     comparisons, notes = _comparison_rows(view, "primary", figures)
+    # the same question asked of models trained on a CPU (family `cpu`, its own Holm family):
+    # shown here beside the paper's, and said to be CPU models, never the paper's
+    cpu, cpu_notes = _comparison_rows(view, CPU_FAMILY, figures)
+    if cpu:
+        cpu_notes.insert(0, CPU_NOTE)
     p = paper(figures, "comparisons", "cube_vs_direct_receipt") or {}
     note = " ".join(
         [
             "Methods without a paper role are listed after the roles.",
             "Comparison rows: a − b in points (95% hierarchical-bootstrap CI of the receipt difference).",
             *notes,
+            *cpu_notes,
             f"Paper: cube − direct = {p.get('estimate')} [{p.get('low')}, {p.get('high')}], Holm p = {p.get('p_holm')}.",
         ]
     )
@@ -165,7 +178,7 @@ def primary_comparison(view: View, figures: Mapping[str, Any]) -> Table:
         "primary_comparison",
         "Primary comparison on the locked test (%, exact receipt with 95% CI)",
         HEADER,
-        [*rows, *comparisons],
+        [*rows, *comparisons, *cpu],
         note,
     )
 
