@@ -5,7 +5,9 @@
 2. Per method and seed: every registered metric per split, structural subgroups on the locked
    test and the cardinality test, paired consistency per stratum, calibration per confidence
    source and selective debt (``analysis/seed.py``); per split, the counts pooled over seeds;
-   the two-plane audit of every method that proposes receipts (``analysis/trusted.py``).
+   the two-plane audit of every method that proposes receipts (``analysis/trusted.py``). Each
+   record is scored once and each calibration map fitted once per method and seed; every step
+   reads those.
 3. The hierarchical bootstrap per split and the configured comparisons, Holm per family, and
    the configured consistency repairs (``analysis/inference.py``).
 4. The gold revised-verdict mix per split and stratum (what a majority diagnostic can reach).
@@ -19,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from reasonbench.analysis.calibration import CALIBRATION, SeedMaps
 from reasonbench.analysis.consistency import PairOutcome, pair_outcomes
 from reasonbench.analysis.gold import Gold, load_gold, split_ids
 from reasonbench.analysis.inference import (
@@ -42,7 +45,7 @@ from reasonbench.analysis.record import (
 )
 from reasonbench.analysis.scoring import Scored, carried, score
 from reasonbench.analysis.seed import CONTROLS, LOCKED, CalibrationSettings, seed_entry
-from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, two_plane_curves
+from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, seed_points
 from reasonbench.analysis.validate import check_targets, label_sets, record_checker
 from reasonbench.io import manifest_hash, read_manifest
 from reasonbench.predictions.load import load_predictions
@@ -147,26 +150,31 @@ def analyze_report(
     with Progress(len(records), "analyze", "records", enabled=progress) as bar:
         for method in sorted(by_method):
             fields = carried(targets[method])
-            per_seed: dict[int, dict[str, list[Scored]]] = defaultdict(lambda: defaultdict(list))
+            audited = bool(audit.splits) and not fields.verdict_only  # a verdict proposes none
+            # each record is scored once here; the metrics, the calibration maps and the audit
+            # all read these rows, and each seed's maps are fitted once (SeedMaps) for both
+            per_seed: dict[int, list[Scored]] = defaultdict(list)
             for rec in by_method[method]:
-                per_seed[rec.seed][rec.split].append(score(gold[rec.example_id], rec))
+                per_seed[rec.seed].append(score(gold[rec.example_id], rec))
             seeds: dict[str, SeedEntry] = {}
             for s in sorted(per_seed):
-                splits = {name: per_seed[s][name] for name in sorted(per_seed[s])}
-                seeds[str(s)] = seed_entry(splits, fields, settings, allow_mixed_sources)
+                by_split: dict[str, list[Scored]] = defaultdict(list)
+                for row in per_seed[s]:
+                    by_split[row.record.split].append(row)
+                splits = {name: by_split[name] for name in sorted(by_split)}
+                maps = SeedMaps(splits.get(CALIBRATION, ()), settings.min_points)
+                entry = seed_entry(splits, fields, settings, allow_mixed_sources, maps)
+                evaluated = [r for r in per_seed[s] if audited and r.record.split in audit.splits]
+                if evaluated:
+                    points = seed_points(evaluated, maps[audit.scale], plane.certify)
+                    entry = replace(entry, two_plane=points)
+                seeds[str(s)] = entry
                 for name in wanted & set(splits):
                     scored[name].setdefault(method, {})[s] = splits[name]
                 if method in repaired and LOCKED in splits and CONTROLS in splits:
                     parents = {r.gold.example_id: r for r in splits[LOCKED]}
                     pairs[method][s] = pair_outcomes(parents, splits[CONTROLS])
-                bar.update(sum(len(v) for v in splits.values()))
-            if audit.splits and not fields.verdict_only:  # a verdict alone proposes no receipt
-                curves = two_plane_curves(
-                    by_method[method], gold, plane.certify, audit.splits, audit.scale,
-                    settings.min_points,
-                )  # fmt: skip
-                for s, points in curves.items():
-                    seeds[str(s)] = replace(seeds[str(s)], two_plane=points)
+                bar.update(len(per_seed[s]))
             split_names = sorted({n for entry in seeds.values() for n in entry.splits})
             pooled = {
                 n: pool(e.splits[n] for e in seeds.values() if n in e.splits) for n in split_names

@@ -7,8 +7,10 @@ account is right, fitted on the ``calibration`` split with scikit-learn.
 * Map kinds are registered objects (:data:`MAP_KINDS`): ``isotonic`` (monotone step function)
   and ``platt`` (logistic in the confidence). Both are non-decreasing in the confidence.
 
-:func:`calibrated_changes` is the API for consumers outside ``analyze`` (the two-plane audit):
-given one method's records and gold, each predicted change with its calibrated confidences.
+:class:`SeedMaps` holds the maps of one method and seed, each kind fitted at most once, so
+``analyze``'s calibration report and its two-plane audit share them. :func:`calibrated_changes` is
+the API for consumers outside ``analyze`` (``scripts/bench_two_plane.py``): given one method's
+records and gold, each predicted change with its calibrated confidences.
 """
 
 from __future__ import annotations
@@ -33,6 +35,8 @@ __all__ = [
     "MIN_POINTS",
     "CalibratedChange",
     "CalibrationMaps",
+    "SeedMaps",
+    "calibrated",
     "calibrated_changes",
     "decision",
     "ece",
@@ -114,6 +118,34 @@ class CalibrationMaps:
         for i, v in zip(known, values, strict=True):
             out[i] = float(v)
         return out
+
+
+class SeedMaps:
+    """The calibration maps of one method and seed: each kind fitted at most once, on the seed's
+    ``calibration`` rows, when first asked for (a kind nobody reads is never fitted)."""
+
+    def __init__(self, calibration: Sequence[Scored], min_points: int = MIN_POINTS) -> None:
+        self.decisions = [decision(r) for r in calibration]
+        self.min_points = min_points
+        self._fitted: dict[str, CalibrationMaps] = {}
+
+    def __getitem__(self, kind: str) -> CalibrationMaps:
+        if kind not in self._fitted:
+            self._fitted[kind] = CalibrationMaps(kind, self.min_points).fit(self.decisions)
+        return self._fitted[kind]
+
+
+def calibrated(rows: Sequence[Scored], maps: CalibrationMaps) -> list[float | None]:
+    """The calibrated confidence of each of ``rows`` (``None`` where its source has no map), in
+    one call of the map per source."""
+    sources = [r.record.confidence_source or "none" for r in rows]
+    out: list[float | None] = [None] * len(rows)
+    for source in sorted(set(sources)):
+        at = [i for i, src in enumerate(sources) if src == source]
+        values = maps.calibrate_many(source, [rows[i].record.confidence for i in at])
+        for i, v in zip(at, values, strict=True):
+            out[i] = v
+    return out
 
 
 def decision(r: Scored) -> Decision:
@@ -209,29 +241,18 @@ def calibrated_changes(
     out = []
     for seed in sorted(by_seed):
         scored = [score(gold[r.example_id], r) for r in by_seed[seed]]
-        calib = [decision(s) for s in scored if s.record.split == CALIBRATION]
-        maps = {k: CalibrationMaps(k, min_points).fit(calib) for k in kinds}
+        maps = SeedMaps([s for s in scored if s.record.split == CALIBRATION], min_points)
         changes = [s for s in scored if s.record.split != CALIBRATION and s.predicted_change]
-        sources = [s.record.confidence_source or "none" for s in changes]
-        values: dict[str, list[float | None]] = {k: [None] * len(changes) for k in maps}
-        for source in sorted(set(sources)):
-            at = [i for i, src in enumerate(sources) if src == source]
-            for kind, m in maps.items():
-                for i, v in zip(
-                    at,
-                    m.calibrate_many(source, [changes[i].record.confidence for i in at]),
-                    strict=True,
-                ):
-                    values[kind][i] = v
+        values = {k: calibrated(changes, maps[k]) for k in kinds}
         for i, s in enumerate(changes):
             out.append(
                 CalibratedChange(
                     s.gold.example_id,
                     seed,
                     s.record.split,
-                    sources[i],
+                    s.record.confidence_source or "none",
                     s.record.confidence,
-                    {k: values[k][i] for k in maps},
+                    {k: values[k][i] for k in kinds},
                 )
             )
     return out

@@ -18,6 +18,7 @@ from reasonbench.analysis.calibration import (
     CALIBRATION,
     MAP_KINDS,
     CalibrationMaps,
+    SeedMaps,
     decision,
     fit_report,
 )
@@ -77,13 +78,16 @@ def _rescaled(rows: Sequence[Decision], maps: CalibrationMaps) -> list[Decision]
 
 
 def _confidence(
-    splits: Mapping[str, Sequence[Scored]], settings: CalibrationSettings, allow_mixed: bool
+    splits: Mapping[str, Sequence[Scored]],
+    settings: CalibrationSettings,
+    allow_mixed: bool,
+    fitted: SeedMaps,
 ) -> tuple[dict[str, dict[str, list[SelectiveResult]]], dict[str, SourceCalibration]]:
     if CALIBRATION not in splits or LOCKED not in splits:
         return {}, {}
-    calib = [decision(r) for r in splits[CALIBRATION]]
+    calib = fitted.decisions
     test = [decision(r) for r in splits[LOCKED]]
-    maps = {k: CalibrationMaps(k, settings.min_points).fit(calib) for k in settings.maps}
+    maps = {k: fitted[k] for k in settings.maps}
     selective = {}
     for scale in settings.selective_on:
         if scale == RAW:
@@ -108,7 +112,10 @@ def seed_entry(
     fields: Carried,
     settings: CalibrationSettings,
     allow_mixed: bool,
+    maps: SeedMaps,
 ) -> SeedEntry:
+    """``maps``: the seed's calibration maps, fitted on ``splits["calibration"]`` (shared with the
+    two-plane audit, so a map is fitted once per seed)."""
     summaries = {name: summarize(rows, fields) for name, rows in splits.items()}
     sources = sorted({r.record.confidence_source or "none" for v in splits.values() for r in v})
     locked, cardinality = splits.get(LOCKED), splits.get(CARDINALITY)
@@ -116,7 +123,7 @@ def seed_entry(
     if locked is not None and CONTROLS in splits:
         parents = {r.gold.example_id: r for r in locked}
         consistency = paired_consistency(parents, splits[CONTROLS])
-    selective, calibration = _confidence(splits, settings, allow_mixed)
+    selective, calibration = _confidence(splits, settings, allow_mixed, maps)
     return SeedEntry(
         splits=summaries,
         confidence_sources=sources,

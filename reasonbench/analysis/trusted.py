@@ -22,11 +22,13 @@ from reasonbench.analysis.calibration import (
     CALIBRATION,
     MAP_KINDS,
     MIN_POINTS,
-    calibrated_changes,
+    CalibrationMaps,
+    SeedMaps,
+    calibrated,
     decision,
 )
 from reasonbench.analysis.gold import Gold
-from reasonbench.analysis.scoring import score
+from reasonbench.analysis.scoring import Scored, score
 from reasonbench.analysis.two_plane import (
     GRID,
     Case,
@@ -48,6 +50,7 @@ __all__ = [
     "STATE_COLUMNS",
     "TrustedPlane",
     "TwoPlaneSettings",
+    "seed_points",
     "two_plane_curves",
 ]
 
@@ -130,6 +133,23 @@ class TrustedPlane:
         return done
 
 
+def seed_points(
+    evaluated: Sequence[Scored],
+    maps: CalibrationMaps,
+    certify: Callable[[str], Certified],
+    grid: Sequence[Route] = GRID,
+) -> list[TwoPlanePoint]:
+    """The two-plane points of one seed: ``evaluated``, its scored rows of the evaluated splits,
+    routed by their confidences calibrated with ``maps`` (that seed's, fitted on its calibration
+    split)."""
+    changes = [r for r in evaluated if r.predicted_change]
+    cases = [
+        Case(c, decision(r), certify(r.gold.example_id))
+        for r, c in zip(changes, calibrated(changes, maps), strict=True)
+    ]
+    return two_plane_points(cases, sum(not r.gold.receipt.stable for r in evaluated), grid)
+
+
 def two_plane_curves(
     records: Sequence[PredictionRecord],
     gold: Mapping[str, Gold],
@@ -141,26 +161,17 @@ def two_plane_curves(
 ) -> dict[int, list[TwoPlanePoint]]:
     """Seed -> the two-plane points of one method's ``records`` on ``splits``, confidences
     calibrated with the ``kind`` map fitted per seed and source on the calibration split.
-    ``certify`` is usually :meth:`TrustedPlane.certify`."""
-    if CALIBRATION in splits:
-        raise TwoPlaneError(
-            "two-plane splits: the calibration split fits the maps and cannot be evaluated"
-        )
-    wanted = set(splits)
-    kept = [r for r in records if r.split in wanted or r.split == CALIBRATION]
-    calibrated = {
-        (c.seed, c.example_id): c.calibrated[kind]
-        for c in calibrated_changes(kept, gold, (kind,), min_points)
-    }
+    ``certify`` is usually :meth:`TrustedPlane.certify`. (``analyze`` scores its records once and
+    calls :func:`seed_points` with the maps its calibration report fitted.)"""
+    audit = TwoPlaneSettings(tuple(splits), kind)  # the settings' checks, written once
+    by_seed: dict[int, list[Scored]] = {}
+    for r in records:
+        if r.split in audit.splits or r.split == CALIBRATION:
+            by_seed.setdefault(r.seed, []).append(score(gold[r.example_id], r))
     out: dict[int, list[TwoPlanePoint]] = {}
-    for seed in sorted({r.seed for r in kept if r.split in wanted}):
-        scored = [
-            score(gold[r.example_id], r) for r in kept if r.seed == seed and r.split in wanted
-        ]
-        cases = [
-            Case(calibrated[(seed, s.gold.example_id)], decision(s), certify(s.gold.example_id))
-            for s in scored
-            if s.predicted_change
-        ]
-        out[seed] = two_plane_points(cases, sum(not s.gold.receipt.stable for s in scored), grid)
+    for seed, rows in sorted(by_seed.items()):
+        evaluated = [r for r in rows if r.record.split in audit.splits]
+        if evaluated:
+            maps = SeedMaps([r for r in rows if r.record.split == CALIBRATION], min_points)
+            out[seed] = seed_points(evaluated, maps[audit.scale], certify, grid)
     return out

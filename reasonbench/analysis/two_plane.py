@@ -2,7 +2,8 @@
 *certifies* them.
 
 Every predicted change of a method is routed by its calibrated confidence c (the per-source
-isotonic map of :func:`reasonbench.analysis.calibration.calibrated_changes`) at a threshold τ:
+isotonic map fitted on the seed's calibration split, ``analysis/calibration.py``) at a
+threshold τ:
 
 * **certify** when c < τ, or when c is ``None`` (its source has no map: nothing vouches for it,
   so it goes to trusted execution); the certified receipt is the executed one, right by
