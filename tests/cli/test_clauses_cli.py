@@ -1,12 +1,8 @@
-"""``reasonbench clauses audit``: the clause-set audit as a command (text and JSON, exit codes).
-
-The parser is built here from ``clauses.add_parser`` (the same call ``reasonbench.cli.main``
-makes once the subcommand is wired in), so the test does not depend on that wiring.
-"""
+"""``reasonbench clauses audit``: the clause-set audit as a command (text and JSON, exit codes,
+the deprecated ``--data`` flag)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -14,15 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from reasonbench.cli import clauses
+from reasonbench.cli.main import main
 from reasonbench.strata.organizational.loader import DATA_DIR
 
 
 def cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="reasonbench")
-    clauses.add_parser(parser.add_subparsers())
-    args = parser.parse_args(argv)
-    return int(args.handler(args))
+    return main(argv)
 
 
 def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
