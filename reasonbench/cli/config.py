@@ -191,7 +191,7 @@ def plugins_of(overrides: Sequence[str]) -> tuple[list[str], list[str]]:
                 raise ConfigError(
                     f"plugins must name importable modules (pkg.module), got {name!r}, {_WHERE}"
                 )
-        modules += names
+            modules.append(name)
     return modules, rest
 
 
