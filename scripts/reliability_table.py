@@ -168,6 +168,13 @@ CASES: tuple[Case, ...] = (
     Case("configuration", "a required key left out", ("certify",)),
     Case(
         "configuration",
+        "a plug-in module that is not importable",
+        ("generate", "plugins=[my_pkg.nope]"),
+    ),
+    Case("configuration", "a plug-in list swept", ("analyze", "-m", "plugins=a,b")),
+    Case("configuration", "a deprecated flag without its value", ("verify", "--data-dir")),
+    Case(
+        "configuration",
         "a judge factory that does not exist",
         (
             "judge-card",
@@ -341,10 +348,10 @@ CASES: tuple[Case, ...] = (
     Case(
         "inputs",
         "a cube file that is not JSON",
-        ("receipt", "--cube", "<tmp>/cube.json"),
+        ("receipt", "cube=<tmp>/cube.json"),
         _not_json,
     ),
-    Case("inputs", "a cube file that is not there", ("receipt", "--cube", "<tmp>/none.json")),
+    Case("inputs", "a cube file that is not there", ("receipt", "cube=<tmp>/none.json")),
     Case(
         "inputs",
         "resume from a checkpoint that holds code (a run folder from someone else)",

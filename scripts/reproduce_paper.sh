@@ -48,7 +48,7 @@ if [[ ! -f "$DATA_DIR/MANIFEST.json" ]]; then
     echo "== generate the benchmark"
     "$PYTHON" -m reasonbench.cli.main generate out_dir="$DATA_DIR" workers="$(nproc)"
 fi
-"$PYTHON" -m reasonbench.cli.main verify --data-dir "$DATA_DIR"
+"$PYTHON" -m reasonbench.cli.main verify data_dir="$DATA_DIR"
 
 runs=$("$PYTHON" -m reasonbench.train.protocol --list)
 total=$(wc -l <<<"$runs")

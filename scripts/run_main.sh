@@ -21,7 +21,7 @@ start=$(date +%s)
 step() { echo; echo "[main] $* ($(( $(date +%s) - start )) s)"; }
 
 step "certifying the worked example of docs/semantics.md"
-reasonbench receipt --cube data/examples/worked_cube.json
+reasonbench receipt cube=data/examples/worked_cube.json
 step "regenerating the paper-scale benchmark"
 reasonbench generate "$@"
 step "verifying every file against data/manifests/paper.json"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -65,14 +64,14 @@ def run_audit(cfg: DictConfig) -> int:
     return 0 if result["passed"] else 1
 
 
-def run_verify(args: argparse.Namespace) -> int:
+def run_verify(cfg: DictConfig) -> int:
     from reasonbench.audit import verify
 
-    data_dir = Path(args.data_dir)
-    manifest = Path(args.manifest) if args.manifest else MANIFESTS / f"{args.benchmark}.json"
+    data_dir = Path(cfg.data_dir)
+    manifest = Path(cfg.manifest) if cfg.manifest else MANIFESTS / f"{cfg.benchmark.name}.json"
     problems = verify(data_dir, manifest, exclude=("cardinality/",))
     card_manifest = manifest.with_name(manifest.stem + "-cardinality.json")
-    if card_manifest.is_file() and not args.manifest:
+    if card_manifest.is_file() and not cfg.manifest:
         problems += [f"cardinality/{p}" for p in verify(data_dir / "cardinality", card_manifest)]
     if problems:
         for problem in problems:
@@ -99,19 +98,16 @@ def add_parsers(subparsers: Any) -> None:
                 run_audit,
                 "re-execute every gold label and check leakage, overlap, controls (Hydra: data_dir=...)",
             ),
+            "verify": (
+                run_verify,
+                "check the generated files' sha256 against the committed manifest (data_dir=...)",
+            ),
+        },
+        legacy={
+            "verify": {
+                "--data-dir": ("data_dir", True),
+                "--benchmark": ("benchmark", True),
+                "--manifest": ("manifest", True),
+            }
         },
     )
-    v = subparsers.add_parser(
-        "verify",
-        help="check the generated files' sha256 against the committed manifest",
-        description="Recompute the sha256 of every generated file and compare with the "
-        "committed manifest; exits 1 naming every mismatching, missing or unexpected file.",
-    )
-    v.add_argument(
-        "--data-dir", default="data/reasonbench", help="generated benchmark (default: %(default)s)"
-    )
-    v.add_argument(
-        "--benchmark", default="paper", help="which committed manifest: data/manifests/NAME.json"
-    )
-    v.add_argument("--manifest", help="an explicit manifest file instead of --benchmark")
-    v.set_defaults(handler=run_verify)

@@ -1,7 +1,7 @@
 """``reasonbench clauses audit``: load and audit the organizational clause set.
 
 Prints one line per clause (``PASS``/``FAIL``, sizes, reachable verdicts, problems) and a
-summary line; with ``--json`` prints one JSON document instead. Exit status: 0 when every clause
+summary line; with ``json=true`` prints one JSON document instead. Exit status: 0 when every clause
 passes, 1 when some clause fails the audit, 2 when the data cannot be loaded at all (the error
 names the file, clause and field).
 """
@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
+from omegaconf import DictConfig
+
+from reasonbench.cli.hydra_app import add_hydra_parsers
 from reasonbench.strata.organizational.clause_audit import ClauseAudit, audit_all
 from reasonbench.strata.organizational.loader import load_clause_set
-from reasonbench.strata.organizational.parse import ClauseError
 from reasonbench.strata.organizational.templates import load_templates
 
 
@@ -42,6 +43,9 @@ def summary(audits: list[ClauseAudit], families: tuple[str, ...]) -> dict[str, A
     }
 
 
+HELP = "audit every clause: compiles, fields exist, all verdicts reachable, text covers rule"
+
+
 def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "clauses",
@@ -49,18 +53,12 @@ def add_parser(subparsers: Any) -> None:
         description="Commands on the organizational stratum's clause data (data/clauses).",
     )
     commands = parser.add_subparsers(title="clause commands", metavar="COMMAND")
-    audit = commands.add_parser(
-        "audit",
-        help="audit every clause: compiles, fields exist, all verdicts reachable, text covers rule",
-        description=(
-            "Audit every clause: it compiles; every field its rule and scope mention exists; "
-            "some grounds yield each of approve, deny and refer; and, in every template family, "
-            "the rendered clause text states every condition, threshold and exception."
-        ),
+    add_hydra_parsers(
+        commands,
+        {"audit": (run, HELP)},
+        prefix="clauses ",
+        legacy={"audit": {"--json": ("json", False), "--data": ("clauses_dir", True)}},
     )
-    audit.add_argument("--json", action="store_true", help="print one JSON document")
-    audit.add_argument("--data", metavar="DIR", help="clause directory (default: data/clauses)")
-    audit.set_defaults(handler=run)
     parser.set_defaults(handler=lambda args: _usage(parser))
 
 
@@ -69,14 +67,11 @@ def _usage(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def run(args: argparse.Namespace) -> int:
-    try:
-        audits, families = audit_report(args.data)
-    except ClauseError as exc:
-        print(f"reasonbench clauses audit: error: {exc}", file=sys.stderr)
-        return 2
+def run(cfg: DictConfig) -> int:
+    # a ClauseError (data that cannot be loaded) is one line and exit 2 (cli.errors.guarded)
+    audits, families = audit_report(cfg.clauses_dir)
     result = summary(audits, families)
-    if args.json:
+    if cfg.json:
         print(json.dumps({"summary": result, "clauses": [a.to_json() for a in audits]}))
     else:
         for audit in audits:

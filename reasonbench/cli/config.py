@@ -33,8 +33,10 @@ from reasonbench.registry import closest
 
 __all__ = [
     "CONF_DIR",
+    "PLUGINS_HELP",
     "ConfigError",
     "compose",
+    "plugins_of",
     "key_help",
     "prepare",
     "typed_judge_args",
@@ -161,14 +163,53 @@ def _check_unswept(config_name: str, parsed: list[Override]) -> None:
             )
 
 
+PLUGINS_HELP = "modules that register strata, metrics, judges, ... first (docs/extending.md)"
+
+
+def plugins_of(overrides: Sequence[str]) -> tuple[list[str], list[str]]:
+    """(the modules ``plugins=[a.b,c]`` names, the other overrides). ``plugins`` is read here,
+    at the CLI edge, before anything is composed: a plug-in may add a config group option
+    (a benchmark) that the rest of the command line selects. It is not part of the composed
+    config, so what a command records of its config is the same with or without plug-ins."""
+    modules: list[str] = []
+    rest: list[str] = []
+    for text in overrides:
+        if text.split("=", 1)[0].lstrip("+~") != "plugins":
+            rest.append(text)
+            continue
+        (o,) = parse_overrides([text])
+        if o.kind != "change" or len(o.values) != 1:
+            raise ConfigError(f"give plug-ins as plugins=[pkg.module,...], not {text!r}, {_WHERE}")
+        from hydra.core.override_parser.overrides_parser import OverridesParser
+
+        value = OverridesParser.create().parse_override(text).value()
+        names = value if isinstance(value, list) else [value]
+        for name in names:
+            if not isinstance(name, str) or not re.fullmatch(
+                r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", name
+            ):
+                raise ConfigError(
+                    f"plugins must name importable modules (pkg.module), got {name!r}, {_WHERE}"
+                )
+            modules.append(name)
+    return modules, rest
+
+
 def groups_of(config_name: str) -> dict[str, list[str]]:
-    """The config groups a command selects in its defaults list -> their options."""
+    """The config groups a command selects in its defaults list -> their options: the files of
+    ``conf/<group>/`` and those a plug-in stored in Hydra's ``ConfigStore``."""
+    from hydra.core.config_store import ConfigStore
+
+    store = ConfigStore.instance()
     text = (CONF_DIR / f"{config_name}.yaml").read_text(encoding="utf-8")
     out: dict[str, list[str]] = {}
     for match in re.finditer(r"^\s*-\s*([a-z_]+)\s*:\s*\S+", text, re.MULTILINE):
         group = match.group(1)
         if (CONF_DIR / group).is_dir():
-            out[group] = sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
+            options = {p.stem for p in (CONF_DIR / group).glob("*.yaml")}
+            if group in store.repo:
+                options |= {n.removesuffix(".yaml") for n in store.list(group)}
+            out[group] = sorted(options)
     return out
 
 

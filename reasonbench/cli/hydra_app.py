@@ -1,17 +1,22 @@
 """Run a Hydra app (``conf/<name>.yaml``) as a ``reasonbench`` subcommand.
 
-Before Hydra sees anything, the command line is checked at the CLI edge
-(:mod:`reasonbench.cli.config`: unknown keys, group options and wrongly typed values are one-line
-errors) and split into Hydra's options and the overrides, so ``-m``/``--multirun`` and ``--cfg
-job`` work anywhere on the line. ``--help`` prints the command's own help (its config groups and
-one line per key); ``--hydra-help`` prints Hydra's. The app itself is a thin ``@hydra.main`` over a
-plain ``run(cfg) -> int`` that tests call directly; whatever it raises for bad input ends in one
-line (:func:`reasonbench.cli.errors.guarded`).
+Before Hydra sees anything, the plug-ins are imported (:mod:`reasonbench.plugins`: installed
+entry points, then the modules of ``plugins=[...]``), and the command line is checked at the CLI
+edge (:mod:`reasonbench.cli.config`: unknown keys, group options and wrongly typed values are
+one-line errors) and split into Hydra's options and the overrides, so ``-m``/``--multirun`` and
+``--cfg job`` work anywhere on the line. ``--help`` prints the command's own help (its config
+groups and one line per key); ``--hydra-help`` prints Hydra's. The app itself is a thin
+``@hydra.main`` over a plain ``run(cfg) -> int`` that tests call directly; whatever it raises for
+bad input ends in one line (:func:`reasonbench.cli.errors.guarded`).
+
+The ``--flags`` a command took before it read ``key=value`` (``receipt --cube F``) still work
+for one release: each is rewritten to its key (``cube=F``) with one deprecation line on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -19,8 +24,18 @@ from typing import Any
 import hydra
 from omegaconf import DictConfig
 
-from reasonbench.cli.config import CONF_DIR, ConfigError, groups_of, key_help, prepare
+from reasonbench.cli.config import (
+    CONF_DIR,
+    PLUGINS_HELP,
+    ConfigError,
+    groups_of,
+    hydra_quoted,
+    key_help,
+    plugins_of,
+    prepare,
+)
 from reasonbench.cli.errors import fail, guarded
+from reasonbench.plugins import PluginError, load_plugins
 
 __all__ = ["CONF_DIR", "HYDRA_APPS", "add_hydra_parsers", "dispatch", "fail", "run_hydra"]
 
@@ -61,8 +76,51 @@ def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
     return flags, overrides
 
 
+# A deprecated flag -> (its key, whether it takes a value); a bare flag means key=true.
+LegacyFlags = Mapping[str, tuple[str, bool]]
+
+
+def legacy_flags(command: str, legacy: LegacyFlags, argv: Sequence[str]) -> list[str]:
+    """``argv`` with the command's deprecated ``--flags`` rewritten to ``key=value``; one line on
+    stderr says what to write instead. :class:`ConfigError` for a flag without its value. A value
+    is passed as the text typed (a path stays a path), a group option as the option's name."""
+    groups = groups_of(config_of(command)) if legacy else {}
+    out: list[str] = []
+    old: list[str] = []
+    new: list[str] = []
+    items = list(argv)
+    while items:
+        item = items.pop(0)
+        flag, eq, value = item.partition("=")
+        if flag not in legacy:
+            out.append(item)
+            continue
+        key, takes_value = legacy[flag]
+        if not takes_value:
+            if eq:
+                raise ConfigError(f"{flag} takes no value (write {key}=true), in the command line")
+            value = "true"
+        elif not eq:
+            if not items:
+                raise ConfigError(f"{flag} needs a value (write {key}=...), in the command line")
+            value = items.pop(0)
+        old.append(flag)
+        new.append(f"{key}={value}" if not takes_value else f"{key}={shlex.quote(value)}")
+        verbatim = takes_value and key not in groups
+        out.append(f"{key}={hydra_quoted(value)}" if verbatim else f"{key}={value}")
+    if old:
+        print(
+            f"reasonbench {command}: warning: {', '.join(old)} "
+            f"{'is' if len(old) == 1 else 'are'} deprecated and will be removed in the next "
+            f"release; write {' '.join(new)}",
+            file=sys.stderr,
+            flush=True,
+        )
+    return out
+
+
 def command_help(command: str, config_name: str, description: str) -> str:
-    rows = key_help(config_name)
+    rows = [*key_help(config_name), ("plugins", "[]", PLUGINS_HELP)]
     # the example is one of this command's own keys (not every command has an out_dir): a
     # directory key if it has one, else its first key at its default (a required key, whose
     # default "???" is no value to type, with a placeholder)
@@ -91,22 +149,28 @@ def command_help(command: str, config_name: str, description: str) -> str:
 
 
 def run_hydra(
-    config_name: str, run: Callable[[DictConfig], int], argv: Sequence[str], description: str = ""
+    command: str,
+    run: Callable[[DictConfig], int],
+    argv: Sequence[str],
+    description: str = "",
+    legacy: LegacyFlags | None = None,
 ) -> int:
-    command = config_name.replace("_", "-")
+    config_name = config_of(command)
     if not (CONF_DIR / f"{config_name}.yaml").is_file():
         return fail(
             command,
             f"config {CONF_DIR / config_name}.yaml not found (reasonbench runs from a source "
             "checkout: pip install -e .)",
         )
-    flags, overrides = split_argv(argv)
-    if "-h" in flags or "--help" in flags:
-        print(command_help(command, config_name, description), end="")
-        return 0
     try:
+        flags, overrides = split_argv(legacy_flags(command, legacy or {}, argv))
+        if "-h" in flags or "--help" in flags:
+            print(command_help(command, config_name, description), end="")
+            return 0
+        modules, overrides = plugins_of(overrides)
+        load_plugins(modules)  # before composing: a plug-in may add a group option
         overrides = prepare(config_name, overrides)[1]
-    except ConfigError as exc:
+    except (ConfigError, PluginError) as exc:
         return fail(command, str(exc))
     status = {"code": 0}
 
@@ -137,34 +201,49 @@ HydraCommand = tuple[Callable[[DictConfig], int], str]  # (run(cfg) -> exit code
 # Every registered Hydra subcommand: ``main`` hands their arguments to Hydra before argparse
 # sees them, since argparse rejects a leading option (``--help``, ``-m``) meant for Hydra.
 HYDRA_APPS: dict[str, HydraCommand] = {}
+# The deprecated --flags of a command that took them before it read key=value.
+LEGACY_FLAGS: dict[str, LegacyFlags] = {}
 
 
 def dispatch(argv: Sequence[str]) -> int | None:
     """Run ``argv`` if it names a Hydra subcommand (its exit code), else ``None``."""
-    if argv and argv[0] in HYDRA_APPS:
-        fn, helptext = HYDRA_APPS[argv[0]]
-        return run_hydra(config_of(argv[0]), fn, list(argv[1:]), helptext)
+    for words in (2, 1):  # "clauses audit" before a one-word command
+        name = " ".join(argv[:words])
+        if len(argv) >= words and name in HYDRA_APPS:
+            fn, helptext = HYDRA_APPS[name]
+            return run_hydra(name, fn, list(argv[words:]), helptext, LEGACY_FLAGS.get(name))
     return None
 
 
 def config_of(command: str) -> str:
-    """``conf/<name>.yaml`` of a subcommand (``judge-card`` -> ``judge_card``)."""
-    return command.replace("-", "_")
+    """``conf/<name>.yaml`` of a subcommand (``judge-card`` -> ``judge_card``, ``clauses audit``
+    -> ``clauses_audit``)."""
+    return command.replace("-", "_").replace(" ", "_")
 
 
-def add_hydra_parsers(subparsers: Any, commands: Mapping[str, HydraCommand]) -> None:
+def add_hydra_parsers(
+    subparsers: Any,
+    commands: Mapping[str, HydraCommand],
+    prefix: str = "",
+    legacy: Mapping[str, LegacyFlags] | None = None,
+) -> None:
     """One subcommand per Hydra app (listed in the top-level help); all remaining arguments
-    are Hydra's."""
-    for name, (fn, helptext) in commands.items():
+    are Hydra's. ``prefix``: the words before these subcommands (``"clauses "``); ``legacy``:
+    each command's deprecated ``--flags``."""
+    for sub, (fn, helptext) in commands.items():
+        name = prefix + sub
         HYDRA_APPS[name] = (fn, helptext)
+        if legacy and sub in legacy:
+            LEGACY_FLAGS[name] = legacy[sub]
         parser = subparsers.add_parser(
-            name,
+            sub,
             help=helptext,
             add_help=False,
             description=helptext + "; run with --help for its keys",
         )
         parser.add_argument("overrides", nargs=argparse.REMAINDER)
-        config = config_of(name)
         parser.set_defaults(
-            handler=lambda a, n=config, f=fn, h=helptext: run_hydra(n, f, a.overrides, h)
+            handler=lambda a, n=name, f=fn, h=helptext: run_hydra(
+                n, f, a.overrides, h, LEGACY_FLAGS.get(n)
+            )
         )

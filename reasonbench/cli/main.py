@@ -61,10 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "handler"):
         parser.print_help()
         return 0
-    command = argv[0] if argv else ""
-    if command == "clauses" and argv[1:2] == ["audit"]:
-        command = "clauses audit"
-    return guarded(command, lambda: int(args.handler(args)))
+    return guarded(argv[0] if argv else "", lambda: int(args.handler(args)))
 
 
 if __name__ == "__main__":

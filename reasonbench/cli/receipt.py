@@ -1,20 +1,22 @@
 """``reasonbench receipt``: certify the receipt of a cube given as JSON.
 
-Input (stdin or ``--cube FILE``)::
+Input (stdin or ``cube=FILE``)::
 
     {"sources": ["G", "N", "A"], "cells": {"": "deny", "G": "approve", ..., "G+N+A": "approve"}}
 
-Output (stdout): the receipt as JSON; with ``--adaptive`` the cells are queried as a black box
+Output (stdout): the receipt as JSON; with ``adaptive=true`` the cells are queried as a black box
 and ``"queries"`` reports how many interior cells were consulted.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any
 
+from omegaconf import DictConfig
+
+from reasonbench.cli.hydra_app import add_hydra_parsers
 from reasonbench.core.certify import certify_adaptive
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import receipt_of
@@ -58,42 +60,25 @@ def certify_json(text: str, adaptive: bool = False) -> dict[str, Any]:
     return receipt_of(cube).to_json()
 
 
+HELP = "certify the judgment receipt of a cube given as JSON (stdin or cube=FILE)"
+
+
 def add_parser(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "receipt",
-        help="certify the judgment receipt of a cube given as JSON",
-        description=(
-            "Read a judgment cube as JSON and print its receipt: every inclusion-minimal set "
-            "of replaced sources whose hybrid reproduces the revised verdict. Cell keys are "
-            "source names joined by '+' ('' for the empty set); any number of sources >= 1."
-        ),
-        epilog=(
-            'example: echo \'{"sources":["G","N"],"cells":{"":"deny","G":"approve",'
-            '"N":"deny","G+N":"approve"}}\' | reasonbench receipt'
-        ),
+    add_hydra_parsers(
+        subparsers,
+        {"receipt": (run, HELP)},
+        legacy={"receipt": {"--cube": ("cube", True), "--adaptive": ("adaptive", False)}},
     )
-    parser.add_argument("--cube", metavar="FILE", help="read the cube from FILE instead of stdin")
-    parser.add_argument(
-        "--adaptive",
-        action="store_true",
-        help="treat cells as a black box: skip supersets of sufficient sets, report 'queries'",
-    )
-    parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    try:
-        if args.cube:
-            try:
-                with open(args.cube, encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError as exc:
-                raise InputError(f"cannot read --cube {args.cube!r}: {exc.strerror}") from None
-        else:
-            text = sys.stdin.read()
-        result = certify_json(text, adaptive=args.adaptive)
-    except InputError as exc:
-        print(f"reasonbench receipt: error: {exc}", file=sys.stderr)
-        return 2
-    print(json.dumps(result))
+def run(cfg: DictConfig) -> int:
+    if cfg.cube is not None:
+        try:
+            with open(cfg.cube, encoding="utf-8") as handle:
+                text = handle.read()
+        except OSError as exc:
+            raise InputError(f"cannot read {cfg.cube!r} ({exc.strerror}), key cube") from None
+    else:
+        text = sys.stdin.read()
+    print(json.dumps(certify_json(text, adaptive=bool(cfg.adaptive))))
     return 0

@@ -431,7 +431,29 @@ class CertifySchema:
     plugin_options: dict[str, Any] = MISSING
 
 
+@dataclass
+class ReceiptSchema:
+    cube: str | None = None
+    adaptive: bool = MISSING
+
+
+@dataclass
+class VerifySchema:
+    data_dir: str = MISSING
+    benchmark: dict[str, Any] = MISSING
+    manifest: str | None = None
+
+
+@dataclass
+class ClausesAuditSchema:
+    clauses_dir: str | None = None
+    json: bool = MISSING
+
+
 for _name, _schema in (
+    ("receipt", ReceiptSchema),
+    ("verify", VerifySchema),
+    ("clauses_audit", ClausesAuditSchema),
     ("generate", GenerateSchema),
     ("audit", AuditSchema),
     ("baselines", BaselinesSchema),

@@ -47,5 +47,13 @@ def test_verify_names_missing_data(tmp_path: Path, capsys: pytest.CaptureFixture
     manifest = tmp_path / "m.json"
     manifest.write_text('{"files": {"train.parquet": {"sha256": "00", "bytes": 1}}}')
     (tmp_path / "rb").mkdir()
-    assert main(["verify", "--data-dir", str(tmp_path / "rb"), "--manifest", str(manifest)]) == 1
+    assert main(["verify", f"data_dir={tmp_path / 'rb'}", f"manifest={manifest}"]) == 1
     assert "missing: train.parquet" in capsys.readouterr().err
+    # the deprecated flags of the previous release: the same check, and one notice
+    assert main(["verify", "--data-dir", str(tmp_path / "rb"), "--manifest", str(manifest)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "reasonbench verify: warning: --data-dir, --manifest are deprecated and will be removed "
+        f"in the next release; write data_dir={tmp_path / 'rb'} manifest={manifest}\n"
+    )
+    assert "missing: train.parquet" in err

@@ -1,12 +1,8 @@
-"""``reasonbench clauses audit``: the clause-set audit as a command (text and JSON, exit codes).
-
-The parser is built here from ``clauses.add_parser`` (the same call ``reasonbench.cli.main``
-makes once the subcommand is wired in), so the test does not depend on that wiring.
-"""
+"""``reasonbench clauses audit``: the clause-set audit as a command (text and JSON, exit codes,
+the deprecated ``--data`` flag)."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
@@ -14,15 +10,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from reasonbench.cli import clauses
+from reasonbench.cli.main import main
 from reasonbench.strata.organizational.loader import DATA_DIR
 
 
 def cli(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="reasonbench")
-    clauses.add_parser(parser.add_subparsers())
-    args = parser.parse_args(argv)
-    return int(args.handler(args))
+    return main(argv)
 
 
 def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
@@ -35,7 +28,7 @@ def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_audit_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli(["clauses", "audit", "--json"]) == 0
+    assert cli(["clauses", "audit", "json=true"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["summary"] == {
         "clauses": 45,
@@ -58,7 +51,7 @@ def test_failing_audit_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str
     data = yaml.safe_load(path.read_text())
     data["families"]["memo"]["pred_gt"] = "{label} is large"  # drops the threshold
     path.write_text(yaml.safe_dump(data, sort_keys=False))
-    assert cli(["clauses", "audit", "--data", str(root)]) == 1
+    assert cli(["clauses", "audit", f"clauses_dir={root}"]) == 1
     out = capsys.readouterr().out
     assert (
         "FAIL org-expenses-meals" in out and "memo: rule item 1: value '60 days' not stated" in out
@@ -70,7 +63,7 @@ def test_unloadable_data_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     root = copy_data(tmp_path)
     path = root / "leave.yaml"
     path.write_text(path.read_text().replace("field: notice,", "field: notise,", 1))
-    assert cli(["clauses", "audit", "--data", str(root)]) == 2
+    assert cli(["clauses", "audit", "--data", str(root)]) == 2  # deprecated, still read
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "clause 'org-leave-annual'" in captured.err and "unknown field 'notise'" in captured.err

@@ -1,4 +1,5 @@
-"""``reasonbench receipt`` end to end: outputs, --adaptive, and every class of bad input."""
+"""``reasonbench receipt`` end to end: outputs, adaptive=true, the deprecated --flags, and every
+class of bad input."""
 
 from __future__ import annotations
 
@@ -50,7 +51,7 @@ def test_receipt_from_stdin(capsys, monkeypatch) -> None:  # type: ignore[no-unt
 
 
 def test_adaptive_reports_queries(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    code, out, _ = run_cli(["--adaptive"], json.dumps(GOOD), capsys, monkeypatch)
+    code, out, _ = run_cli(["adaptive=true"], json.dumps(GOOD), capsys, monkeypatch)
     result = json.loads(out)
     assert code == 0 and result["receipt"] == [["G"], ["N"]]
     assert result["queries"] == 3  # G, N, A queried; every pair contains G or N and is skipped
@@ -59,7 +60,7 @@ def test_adaptive_reports_queries(capsys, monkeypatch) -> None:  # type: ignore[
 def test_cube_file_and_any_k(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "cube.json"
     path.write_text(json.dumps({"sources": ["X"], "cells": {"": "a", "X": "b"}}))
-    code, out, _ = run_cli(["--cube", str(path)], "", capsys, monkeypatch)
+    code, out, _ = run_cli([f"cube={path}"], "", capsys, monkeypatch)
     assert code == 0 and json.loads(out)["receipt"] == [["X"]]
 
 
@@ -90,8 +91,38 @@ def test_bad_input_exits_2_with_one_line(document: str, message: str, capsys, mo
 
 
 def test_missing_file_exits_2(tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    code, out, err = run_cli(["--cube", str(tmp_path / "absent.json")], "", capsys, monkeypatch)
-    assert code == 2 and out == "" and "cannot read --cube" in err
+    code, out, err = run_cli([f"cube={tmp_path / 'absent.json'}"], "", capsys, monkeypatch)
+    assert code == 2 and out == ""
+    assert err == (
+        f"reasonbench receipt: error: cannot read '{tmp_path / 'absent.json'}' "
+        "(No such file or directory), key cube\n"
+    )
+
+
+def test_deprecated_flags_still_work_with_one_notice(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, monkeypatch
+) -> None:
+    path = tmp_path / "cube.json"
+    path.write_text(json.dumps(GOOD))
+    new = run_cli([f"cube={path}", "adaptive=true"], "", capsys, monkeypatch)
+    old = run_cli(["--cube", str(path), "--adaptive"], "", capsys, monkeypatch)
+    assert old[:2] == new[:2] and new[2] == ""  # same exit code, same output
+    assert old[2] == (
+        "reasonbench receipt: warning: --cube, --adaptive are deprecated and will be removed in "
+        f"the next release; write cube={path} adaptive=true\n"
+    )
+    assert run_cli([f"--cube={path}"], "", capsys, monkeypatch)[1] == new[1].replace(
+        ', "queries": 3', ""
+    )
+
+
+def test_a_deprecated_flag_without_its_value_is_one_line(capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    code, out, err = run_cli(["--cube"], "", capsys, monkeypatch)
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == "reasonbench receipt: error: --cube needs a value (write cube=...), in the command line\n"
+    )
 
 
 def test_console_script_help() -> None:

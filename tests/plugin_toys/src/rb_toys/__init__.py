@@ -1,0 +1,1 @@
+"""A user's reasonbench plug-ins, one module per kind of extension (see ../../README.md)."""
