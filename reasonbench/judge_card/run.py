@@ -21,11 +21,11 @@ from reasonbench.invariance.metrics import HANDLINGS, PisConfig, invariance_repo
 from reasonbench.invariance.runs import Answers, ask, parse_answers, run_plan, stress_rows
 from reasonbench.invariance.suite import StressSuite, build_suite
 from reasonbench.io import data_identity, read_manifest
+from reasonbench.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
+from reasonbench.judge_card.record import JudgeCard
 from reasonbench.judges.answering import Progress
 from reasonbench.judges.base import Judge
 from reasonbench.progress import Progress as ProgressBar
-from reasonbench.reports.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
-from reasonbench.reports.judge_card.record import JudgeCard
 from reasonbench.targets import ParseResult
 
 __all__ = ["CardSettings", "evaluate_judge"]

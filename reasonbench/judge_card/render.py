@@ -15,10 +15,10 @@ from pathlib import Path
 from reasonbench.invariance.runs import Answers
 from reasonbench.invariance.suite import StressSuite
 from reasonbench.io import OutputDir, dumps_json
-from reasonbench.reports.judge_card.blocks import Block, Figure, Heading, Para
-from reasonbench.reports.judge_card.content import blocks
-from reasonbench.reports.judge_card.plots import figures
-from reasonbench.reports.judge_card.record import JudgeCard
+from reasonbench.judge_card.blocks import Block, Figure, Heading, Para
+from reasonbench.judge_card.content import blocks
+from reasonbench.judge_card.plots import figures
+from reasonbench.judge_card.record import JudgeCard
 from reasonbench.reports.render import Table
 
 __all__ = ["to_html", "to_markdown", "write_card"]
