@@ -47,7 +47,7 @@ from reasonbench.analysis.scoring import Scored, carried, score
 from reasonbench.analysis.seed import CONTROLS, LOCKED, CalibrationSettings, seed_entry
 from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, seed_points
 from reasonbench.analysis.validate import check_targets, label_sets, record_checker
-from reasonbench.io import manifest_hash, read_manifest
+from reasonbench.io import data_identity, read_manifest
 from reasonbench.predictions.load import load_predictions
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.progress import Progress
@@ -181,12 +181,11 @@ def analyze_report(
             }
             info = method_info(method, targets[method], sorted(per_seed), split_names, role_table)
             methods[method] = MethodEntry(info, seeds, pooled)
-    manifest = read_manifest(data_dir)
-    benchmark = manifest.get("config", {}).get("name")
+    identity = data_identity(read_manifest(data_dir))
     return MetricsReport(
         format=FORMAT,
-        data_manifest_sha256=manifest_hash(manifest),
-        benchmark=None if benchmark is None else str(benchmark),
+        data_manifest_sha256=identity.manifest_sha256,
+        benchmark=identity.benchmark,
         metrics=metric_info(),
         methods=methods,
         inference=_inference(dict(scored), specs, targets, replicates, seed, fixes, dict(pairs)),

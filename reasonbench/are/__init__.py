@@ -2,12 +2,13 @@
 
 The model of ``shared/spec/reflective-equilibrium.md`` (Zhu, "Computational Reflective
 Equilibrium for Agentic AI"): reflective states as validated data (:mod:`.model`), the
-provenance-based construction (:mod:`.provenance`), compilation to (W, b) (:mod:`.compilation`),
-an exact global solver with the decision margin Gamma_A (:mod:`.solver`: enumeration or MILP),
-best-response local equilibria (:mod:`.local`), certificates (:mod:`.certificate`), provenance
-attribution (:mod:`.attribution`), oversight rules O1-O3 (:mod:`.oversight`), the quarantine and
-lexical-priority checks (:mod:`.quarantine`, :mod:`.reduction`), and the two case families of the
-paper with a seeded environment sampler (:mod:`.cases`, :mod:`.loader`, :mod:`.environment`).
+provenance-based construction (:mod:`.provenance`) from the harness's profile (:mod:`.profile`),
+compilation to (W, b) (:mod:`.compilation`), an exact global solver with the decision margin
+Gamma_A (:mod:`.solver`: enumeration or MILP), best-response local equilibria (:mod:`.local`),
+certificates (:mod:`.certificate`), provenance attribution (:mod:`.attribution`), oversight rules
+O1-O3 (:mod:`.oversight`), the quarantine and lexical-priority checks (:mod:`.quarantine`,
+:mod:`.reduction`), and the two case families of the paper with a seeded environment sampler
+(:mod:`.cases`, :mod:`.loader`, :mod:`.environment`).
 See docs/are.md.
 """
 
@@ -39,7 +40,8 @@ from reasonbench.are.model import (
     decision_label,
 )
 from reasonbench.are.oversight import Review, Thresholds, observables, oversee, review
-from reasonbench.are.provenance import PAPER_PROFILE, Profile, construct
+from reasonbench.are.profile import PAPER_PROFILE, Profile
+from reasonbench.are.provenance import construct
 from reasonbench.are.quarantine import QuarantineReport, check_quarantine
 from reasonbench.are.random_states import random_state
 from reasonbench.are.reduction import lexically_prior

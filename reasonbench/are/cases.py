@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from reasonbench.are.oversight import Thresholds
-from reasonbench.are.provenance import Profile
+from reasonbench.are.profile import Profile
 from reasonbench.are.specs import ActionSpec, ClaimSpec, RelationSpec
 
 

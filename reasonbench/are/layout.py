@@ -2,7 +2,7 @@
 
 What is *present* in a state — which claims, actions and relations survive hybrid compatibility,
 in which order, each relation's rubric weight times priorities — depends on the specs alone; the
-harness :class:`~reasonbench.are.provenance.Profile` then sets every number (stubbornness, the
+harness :class:`~reasonbench.are.profile.Profile` then sets every number (stubbornness, the
 anchors of instructed actions, caps, the defence strength). :class:`Layout` is the first stage,
 :meth:`Layout.numbers` the second, as arrays; :class:`Numbers` compiles the energy and the
 oversight forms from those arrays (Lemma 1, vectorised) and builds the
@@ -16,18 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import NDArray
 
 from reasonbench.are.compilation import BETA, Matrix, Quadratic, Vector
 from reasonbench.are.model import CHANNELS, Claim, ReflectiveState, Relation
+from reasonbench.are.profile import Profile
 from reasonbench.are.specs import RUBRIC, ActionSpec, ClaimSpec, RelationSpec
 from reasonbench.are.validate import AreError
-
-if TYPE_CHECKING:
-    from reasonbench.are.provenance import Profile
 
 __all__ = ["DEFENCE_WHY", "Layout", "Numbers", "layout"]
 

@@ -14,7 +14,7 @@ import yaml
 
 from reasonbench.are.cases import CaseFamily, Injection, Outcome, Tool
 from reasonbench.are.oversight import Thresholds
-from reasonbench.are.provenance import Profile
+from reasonbench.are.profile import Profile
 from reasonbench.are.references import check_references
 from reasonbench.are.specs import ActionSpec, ClaimSpec, RelationSpec
 from reasonbench.are.validate import AreError, ident, items, need, number, record, text, unique

@@ -15,7 +15,7 @@ from reasonbench.controls import CONTROL_KINDS
 from reasonbench.io import (
     CARDINALITY_DIR,
     OutputDir,
-    manifest_hash,
+    data_identity,
     paused_collector,
     read_manifest,
     read_splits,
@@ -51,7 +51,7 @@ def _audit(
     data_dir: Path, workers: int, progress: bool, strata: Mapping[str, Stratum] | None
 ) -> dict[str, Any]:
     manifest = read_manifest(data_dir, required=True)
-    config = manifest["config"]
+    config, identity = manifest["config"], data_identity(manifest)
     splits = read_splits(data_dir, with_cardinality=False)
     card_dir = data_dir / CARDINALITY_DIR
     cardinality = read_splits(card_dir, with_cardinality=False) if card_dir.is_dir() else {}
@@ -86,8 +86,8 @@ def _audit(
         "margins": margin_report.problems,
     }
     return {
-        "benchmark": config["name"],
-        "data_manifest_sha256": manifest_hash(manifest),
+        "benchmark": identity.benchmark,
+        "data_manifest_sha256": identity.manifest_sha256,
         "records_reexecuted": len(everything),
         "controls_reproduced": controls_checked - len(control_problems),
         "controls_checked": controls_checked,

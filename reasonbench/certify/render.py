@@ -158,22 +158,11 @@ def to_markdown(summary: CertifySummary) -> str:
     return "\n".join(parts)
 
 
-def _table_html(table: Table) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
-    rows = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(fmt(cell))}</td>" for cell in row) + "</tr>"
-        for row in table.rows
-    )
-    note = f"<p>{html.escape(table.note)}</p>" if table.note else ""
-    caption = html.escape(table.title)
-    return f'<table id="{table.name}"><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>{note}'
-
-
 def to_html(summary: CertifySummary) -> str:
     body = []
     for block in blocks(summary):
         if isinstance(block, Table):
-            body.append(_table_html(block))
+            body.append(block.html())
         else:
             kind, text = block
             body.append(f"<{kind}>{html.escape(text)}</{kind}>")

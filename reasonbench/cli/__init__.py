@@ -1,4 +1,5 @@
-"""The ``reasonbench`` command line: one console script, one module per subcommand."""
+"""The ``reasonbench`` command line: one console script, one module per subcommand, and the
+protocol's CPU rehearsal (:mod:`.rehearsal`), which drives that command line."""
 
 from __future__ import annotations
 

@@ -28,8 +28,8 @@ def run(cfg: DictConfig) -> int:
     from reasonbench.evaluate.run import Metered
     from reasonbench.invariance.metrics import PisConfig
     from reasonbench.invariance.suite import SuiteError
+    from reasonbench.judge_card import CardSettings, evaluate_judge, write_card
     from reasonbench.judges import JudgeError
-    from reasonbench.reports.judge_card import CardSettings, evaluate_judge, write_card
     from reasonbench.serve import ServeError
     from reasonbench.strata.organizational.rewrites.certify import CertificationError
 

@@ -10,7 +10,6 @@ from reasonbench.controls.base import (
 )
 from reasonbench.controls.relations import (
     CellRelation,
-    consistent,
     identical,
     identical_cells,
     inverse_cells,
@@ -26,7 +25,6 @@ __all__ = [
     "CellRelation",
     "ControlError",
     "ControlKind",
-    "consistent",
     "identical",
     "identical_cells",
     "inverse_cells",

@@ -34,7 +34,6 @@ from reasonbench.core.sources import full_mask
 
 __all__ = [
     "CellRelation",
-    "consistent",
     "identical",
     "identical_cells",
     "inverse_consistent",
@@ -103,13 +102,6 @@ def inverse_cells(parent: Cube, control: Cube) -> tuple[bool, ...]:
     """Inverse: cell S of the control is cell (all − S) of the parent."""
     top = full_mask(parent.k)
     return tuple(control[m] == parent[top ^ m] for m in range(top + 1))
-
-
-def consistent(control: str, parent: Answer, other: Answer, gold_forward: Cube) -> bool | None:
-    """The relation of the registered control kind ``control`` between two predictions."""
-    from reasonbench.controls.base import CONTROL_KINDS
-
-    return CONTROL_KINDS.get(control).relation(parent, other, gold_forward)
 
 
 def inverse_cube(cube: Cube) -> Cube:

@@ -22,7 +22,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from reasonbench.evaluate.lenient import lenient_parse, whole_answer
 from reasonbench.evaluate.outputs import check_method_unique, read_rows
-from reasonbench.io import OutputDir, manifest_hash, read_manifest
+from reasonbench.io import OutputDir, data_identity, read_manifest
 from reasonbench.judges.answering import Output, ask_judge
 from reasonbench.judges.base import Judge
 from reasonbench.predictions import JsonlWriter
@@ -85,7 +85,7 @@ def evaluate(
 ) -> dict[str, Any]:
     """Ask, then write the records, ``evaluate.json`` (returned) and ``usage.json``."""
     rows, skipped = read_rows(settings.data_dir, settings.splits)
-    manifest = read_manifest(settings.data_dir, required=True)
+    identity = data_identity(read_manifest(settings.data_dir, required=True))
     seeds = [settings.seed + r for r in range(settings.runs)]
     names = [f"seed{s}.jsonl" for s in seeds] + [SUMMARY, USAGE]
     with OutputDir(settings.out_dir, COMMAND, settings.overwrite) as out:
@@ -121,8 +121,8 @@ def evaluate(
             "judge": dict(info or {}),
             "data": {
                 "data_dir": str(settings.data_dir),
-                "manifest_sha256": manifest_hash(manifest),
-                "benchmark": manifest.get("config", {}).get("name"),
+                "manifest_sha256": identity.manifest_sha256,
+                "benchmark": identity.benchmark,
             },
             "splits": list(dict.fromkeys(r["split"] for r in rows)),
             "skipped_splits": skipped,

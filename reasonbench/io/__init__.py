@@ -13,6 +13,8 @@ from reasonbench.io.atomic import (
 from reasonbench.io.collector import paused_collector
 from reasonbench.io.manifest import (
     MANIFEST,
+    DataIdentity,
+    data_identity,
     file_hashes,
     manifest_hash,
     read_manifest,
@@ -42,12 +44,14 @@ __all__ = [
     "CARDINALITY_DIR",
     "LEDGER",
     "MANIFEST",
+    "DataIdentity",
     "OutputDir",
     "OutputError",
     "SplitError",
     "atomic_path",
     "check_no_file_in_the_way",
     "claim_directory",
+    "data_identity",
     "dumps_json",
     "ensure_directory",
     "file_hashes",

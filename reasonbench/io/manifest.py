@@ -11,12 +11,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 __all__ = [
     "MANIFEST",
     "STAT_LABELS",
+    "DataIdentity",
+    "data_identity",
     "file_hashes",
     "manifest_hash",
     "read_manifest",
@@ -71,6 +74,20 @@ def file_hashes(directory: Path, exclude: Sequence[str] = ()) -> dict[str, dict[
 def manifest_hash(data: Mapping[str, Any]) -> str:
     """The data manifest hash every downstream artifact records."""
     return hashlib.sha256(json.dumps(data["files"], sort_keys=True).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class DataIdentity:
+    """The data an artifact was computed from, as every artifact records it."""
+
+    benchmark: str | None  # the generating config's name (None: the manifest names none)
+    manifest_sha256: str  # :func:`manifest_hash`
+
+
+def data_identity(manifest: Mapping[str, Any]) -> DataIdentity:
+    """The benchmark name and the manifest hash of a manifest (:func:`read_manifest`'s)."""
+    name = manifest.get("config", {}).get("name")
+    return DataIdentity(None if name is None else str(name), manifest_hash(manifest))
 
 
 def read_manifest(data_dir: Path, required: bool = False) -> dict[str, Any]:

@@ -1,13 +1,14 @@
-"""LoRA adapters on disk: their identity (hash) and loading them onto a backbone.
+"""LoRA adapters on disk: their canonical config and loading them onto a backbone.
 
-An adapter is peft's ``adapter_config.json`` plus ``adapter_model.safetensors``. Its hash enters
-every prediction cache key, so it must name the adapter's *content*: peft keeps some config fields
-as Python sets (``target_modules``, ``exclude_modules``) and writes them as lists in set
-iteration order, which follows ``PYTHONHASHSEED`` — the same weights saved by two processes would
-get two hashes and miss the cache. The hash therefore covers the config as canonical JSON (keys
-sorted, set-valued fields sorted) and the weights file's bytes; :func:`write_canonical_config`
-rewrites the config file in that form when a run saves its adapter, so the file's bytes do not
-depend on the hash seed either.
+An adapter is peft's ``adapter_config.json`` plus ``adapter_model.safetensors``. Its hash
+(:func:`reasonbench.models.tuning.weights_hash`, the ``lora`` tuning's files) enters every
+prediction cache key, so it must name the adapter's *content*: peft keeps some config fields as
+Python sets (``target_modules``, ``exclude_modules``) and writes them as lists in set iteration
+order, which follows ``PYTHONHASHSEED`` — the same weights saved by two processes would get two
+hashes and miss the cache. The hash therefore covers the config as canonical JSON
+(:func:`canonical_config`: keys sorted, set-valued fields sorted) and the weights file's bytes;
+:func:`write_canonical_config` rewrites the config file in that form when a run saves its
+adapter, so the file's bytes do not depend on the hash seed either.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ __all__ = [
     "ADAPTER_FILES",
     "ADAPTER_WEIGHTS",
     "SET_VALUED",
-    "adapter_hash",
     "add_lora",
     "canonical_config",
     "load_adapted",
@@ -53,14 +53,6 @@ def _config_of(adapter_dir: Path) -> dict[str, Any]:
         raise FileNotFoundError(f"{path} not found: is {adapter_dir} a trained adapter?")
     config: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return config
-
-
-def adapter_hash(adapter_dir: Path) -> str:
-    """The adapter's content hash (:func:`reasonbench.models.tuning.weights_hash` of a LoRA
-    adapter): the canonical config and the weights' bytes."""
-    from reasonbench.models.tuning import get_tuning, weights_hash
-
-    return weights_hash(get_tuning("lora"), adapter_dir)
 
 
 def write_canonical_config(adapter_dir: Path) -> None:

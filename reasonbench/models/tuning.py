@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reasonbench.models.adapter import ADAPTER_CONFIG, ADAPTER_WEIGHTS, canonical_config
+from reasonbench.models.adapter import (
+    ADAPTER_CONFIG,
+    ADAPTER_WEIGHTS,
+    add_lora,
+    canonical_config,
+    load_adapted,
+    write_canonical_config,
+)
 from reasonbench.registry import Registry
 
 __all__ = ["TUNINGS", "Tuning", "get_tuning", "weights_hash"]
@@ -96,8 +103,6 @@ def save_trained(tuning: Tuning, module: Any, tokenizer: Any, out_dir: Path, bas
 
 
 def _lora_write(module: Any, tokenizer: Any, path: Path, base_name: str) -> None:
-    from reasonbench.models.adapter import write_canonical_config
-
     del tokenizer  # the backbone's (a copy goes to the run's tokenizer/)
     # the base path in adapter_config.json would make the hash depend on where the backbone lies
     module.peft_config["default"].base_model_name_or_path = base_name
@@ -106,14 +111,10 @@ def _lora_write(module: Any, tokenizer: Any, path: Path, base_name: str) -> None
 
 
 def _lora_prepare(model: Any, lora: Mapping[str, Any], checkpointing: bool) -> Any:
-    from reasonbench.models.adapter import add_lora
-
     return add_lora(model, lora, checkpointing)
 
 
 def _lora_adapt(model: Any, directory: Path, merge: bool) -> Any:
-    from reasonbench.models.adapter import load_adapted
-
     return load_adapted(model, directory, merge)
 
 

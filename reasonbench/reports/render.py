@@ -1,4 +1,5 @@
-r"""Render one table (header + rows of cells) as Markdown, CSV and LaTeX, written atomically.
+r"""Render one table (header + rows of cells) as Markdown, CSV and LaTeX, written atomically, and
+as an HTML fragment for the self-contained pages (the Judge Card, the certify summary).
 
 Markdown cells are escaped (``|`` as ``\|``, a line break as ``<br>``) so every row has exactly
 as many cells as the header; a row of another length is refused when the table is built.
@@ -12,6 +13,7 @@ are in ``metrics.json``. Figures plot the metrics rounded by the same rule (:fun
 from __future__ import annotations
 
 import csv
+import html
 import io
 import math
 from collections.abc import Sequence
@@ -131,6 +133,21 @@ class Table:
         lines += [" & ".join(esc(fmt(c)) for c in row) + r" \\" for row in self.rows]
         lines += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
         return "\n".join(lines) + "\n"
+
+    def html(self) -> str:
+        """``<table id=name>`` with the title as caption, then the note as a paragraph, if any;
+        every cell escaped, floats as in every other format."""
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in self.header)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(fmt(c))}</td>" for c in row) + "</tr>"
+            for row in self.rows
+        )
+        caption = html.escape(self.title)
+        note = f"<p>{html.escape(self.note)}</p>" if self.note else ""
+        return (
+            f'<table id="{self.name}"><caption>{caption}</caption><thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table>{note}"
+        )
 
     def write(self, out: OutputDir, subdir: str = "tables") -> None:
         """``<subdir>/<name>.{md,csv,tex}``, each atomically, through ``out``'s ownership check."""

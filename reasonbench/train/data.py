@@ -16,7 +16,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reasonbench.io import MANIFEST, manifest_hash, read_manifest, read_split, split_columns
+from reasonbench.io import (
+    MANIFEST,
+    data_identity,
+    manifest_hash,
+    read_manifest,
+    read_split,
+    split_columns,
+)
 from reasonbench.targets import TARGETS, gold_text
 from reasonbench.targets.serialize import GOLD_COLUMNS
 from reasonbench.train.augment import permuted_prompt
@@ -81,7 +88,7 @@ def extra_examples(variant: Mapping[str, Any], target: str) -> list[TrainExample
     out: list[TrainExample] = []
     for entry in variant.get("extra") or ():
         extra_dir, split = Path(str(entry["data_dir"])), str(entry["split"])
-        name = read_manifest(extra_dir).get("config", {}).get("name", extra_dir.name)
+        name = data_identity(read_manifest(extra_dir)).benchmark or extra_dir.name
         stored = f"target_{target}" in split_columns(extra_dir, split)
         gold = [f"target_{target}"] if stored else list(GOLD_COLUMNS)
         for r in read_split(extra_dir, split, ["id", "prompt", *gold]):
@@ -96,7 +103,7 @@ def data_manifest(
     for e in examples:
         for part in (e.example_id, e.prompt, e.target):
             digest.update(hashlib.sha256(part.encode()).digest())
-    bench = read_manifest(data_dir) if (data_dir / MANIFEST).is_file() else None
+    bench = data_identity(read_manifest(data_dir)) if (data_dir / MANIFEST).is_file() else None
     extra = [
         {
             "data_dir": str(e["data_dir"]),
@@ -107,8 +114,8 @@ def data_manifest(
     ]
     return {
         "sha256": digest.hexdigest(),
-        "benchmark": bench.get("config", {}).get("name") if bench else None,
-        "benchmark_manifest_sha256": manifest_hash(bench) if bench else None,
+        "benchmark": bench.benchmark if bench else None,
+        "benchmark_manifest_sha256": bench.manifest_sha256 if bench else None,
         "train_split": variant["train_split"],
         "target": target,
         "examples": len(examples),

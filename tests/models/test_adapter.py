@@ -16,10 +16,10 @@ from hypothesis import strategies as st
 from reasonbench.models.adapter import (
     ADAPTER_CONFIG,
     ADAPTER_WEIGHTS,
-    adapter_hash,
     canonical_config,
     write_canonical_config,
 )
+from reasonbench.models.tuning import get_tuning, weights_hash
 
 MODULES = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
 SAVE = (
@@ -28,6 +28,11 @@ SAVE = (
     f"LoraConfig(r=4, lora_alpha=8, target_modules={MODULES!r}, task_type='CAUSAL_LM')"
     ".save_pretrained(sys.argv[1])\n"
 )
+
+
+def adapter_hash(adapter_dir: Path) -> str:
+    """The hash every prediction cache key takes of a LoRA run's ``adapter/``."""
+    return weights_hash(get_tuning("lora"), adapter_dir)
 
 
 def saved_under(seeds: list[int], root: Path) -> list[Path]:

@@ -12,9 +12,9 @@ import pytest
 
 from reasonbench.cli.main import main
 from reasonbench.io import read_manifest
+from reasonbench.judge_card import JudgeCard
 from reasonbench.models.tiny import build_tiny
 from reasonbench.predictions import read_predictions
-from reasonbench.reports.judge_card import JudgeCard
 from tests.serve.servers import FaultProxy, TinyServer
 
 ROOT = Path(__file__).resolve().parents[2]

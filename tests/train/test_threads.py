@@ -5,7 +5,7 @@ Why it matters, measured on the 2-core reference machine with this test's run (t
 ``direct_receipt``, 2 steps of 4): 3 threads give another adapter than 1 (the last bits of some
 LoRA weights), and decoding the tiny model at 2 threads changes ~15 % of the confidences by up to
 1e-6 relative. Another CPU splits its reductions elsewhere (issue 29: 1 and 2 threads differed
-there). The submitit case is ``tests/train/test_rehearsal.py``.
+there). The submitit case is ``tests/cli/test_rehearsal.py``.
 """
 
 from __future__ import annotations

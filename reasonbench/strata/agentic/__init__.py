@@ -24,17 +24,12 @@ from reasonbench.strata.agentic.components import (
     actions_of,
     context_of,
 )
-from reasonbench.strata.agentic.control import (
-    CONTROL,
-    quarantine_consistent,
-    quarantine_control,
-)
+from reasonbench.strata.agentic.control import quarantine_control
 from reasonbench.strata.agentic.operators import HELD_OUT_OPERATORS, OPERATORS
 from reasonbench.strata.agentic.stratum import N_UNITS, AgenticStratum
 from reasonbench.strata.agentic.units import AgenticUnit, base_state, make_unit
 
 __all__ = [
-    "CONTROL",
     "FORMAT",
     "HELD_OUT_OPERATORS",
     "N_UNITS",
@@ -54,7 +49,6 @@ __all__ = [
     "deliberation",
     "labels_for",
     "make_unit",
-    "quarantine_consistent",
     "quarantine_control",
     "trace",
 ]

@@ -20,7 +20,7 @@ from reasonbench.are.compilation import VIOLATED
 from reasonbench.are.layout import Layout, Numbers, layout
 from reasonbench.are.model import ReflectiveState, decision_label
 from reasonbench.are.oversight import Review, review_weighted
-from reasonbench.are.provenance import Profile
+from reasonbench.are.profile import Profile
 from reasonbench.are.robust import Margin, certified, weighted_margins
 from reasonbench.are.solver import Equilibrium, Solution, equilibrium
 from reasonbench.are.specs import ActionSpec

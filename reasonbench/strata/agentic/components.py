@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reasonbench.are.oversight import Thresholds
-from reasonbench.are.provenance import Profile
+from reasonbench.are.profile import Profile
 from reasonbench.are.specs import ActionSpec, ClaimSpec, RelationSpec
 from reasonbench.are.validate import AreError, ident, items, need, number, record
 from reasonbench.core.canonical import canonical_json, memo_text

@@ -9,8 +9,9 @@ by the theorem, every cell's global equilibria are the
 old ones with the injected claims rejected: decisions, Gamma_A and the oversight quantities are
 unchanged, so the gold cube — endpoints and receipt included — is identical.
 
-**Relation** (:func:`quarantine_consistent`): as for permutation and distractor controls,
-everything the two predictions say (endpoints, receipt family, cube cells) must coincide.
+The control kind ``quarantine`` (:mod:`reasonbench.controls.builtin`) is built on this function;
+its relation is the permutation and distractor controls' one: the endpoints and the receipt
+family of the two predictions must coincide.
 """
 
 from __future__ import annotations
@@ -22,16 +23,11 @@ from dataclasses import replace
 from reasonbench.are.cases import CaseFamily, Injection
 from reasonbench.are.model import ReflectiveState
 from reasonbench.are.quarantine import check_quarantine, defences
-from reasonbench.controls.relations import identical
-from reasonbench.core.answer import Answer
 from reasonbench.core.sources import full_mask
 from reasonbench.core.state import EvaluatorState, hybrid
 from reasonbench.strata.agentic.adjudicator import AgenticAdjudicator, deliberation, parts
 from reasonbench.strata.agentic.components import Grounds
 from reasonbench.strata.base import Transition
-
-CONTROL = "quarantine"
-SUFFIX = "qua"
 
 
 def _inject(state: EvaluatorState[object], chosen: list[Injection]) -> EvaluatorState[object]:
@@ -131,8 +127,3 @@ def _tempered(
             if limit is not None:
                 bound[v] = min(bound[v], limit)
     return [tempered(i, bound[i.claim.id]) for i in chosen]
-
-
-def quarantine_consistent(parent: Answer, control: Answer) -> bool | None:
-    """The relation a prediction pair must satisfy: identical endpoints, receipt and cells."""
-    return identical(parent, control)

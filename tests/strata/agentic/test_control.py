@@ -1,14 +1,21 @@
-"""The fourth paired control: quarantined injections leave endpoints and receipt unchanged."""
+"""The fourth paired control: quarantined injections leave endpoints and receipt unchanged, so
+gold satisfies the registered ``quarantine`` kind's relation and wrong predictions violate it."""
 
 from __future__ import annotations
 
 import random
 
-from reasonbench.core import execute_cube, receipt_of
+from reasonbench.controls import CONTROL_KINDS
+from reasonbench.core import Cube, execute_cube, receipt_of
 from reasonbench.core.answer import Answer
-from reasonbench.strata.agentic import AgenticStratum, quarantine_consistent
+from reasonbench.strata.agentic import AgenticStratum
 from reasonbench.strata.agentic.components import Grounds
 from reasonbench.strata.base import Transition
+
+
+def quarantine_consistent(parent: Answer, control: Answer, gold_forward: Cube) -> bool | None:
+    """The relation of the ``quarantine`` control kind, as the audit and the analysis call it."""
+    return CONTROL_KINDS.get("quarantine").relation(parent, control, gold_forward)
 
 
 def said(stratum: AgenticStratum, t: Transition) -> Answer:
@@ -31,7 +38,9 @@ def test_gold_satisfies_the_quarantine_relation(
             c.channel == "untrusted" for c in grounds.claims
         )
         assert control.old != t.old and control.new != t.new
-        assert quarantine_consistent(said(stratum, t), said(stratum, control)) is True
+        parent = said(stratum, t)
+        assert parent.cube is not None
+        assert quarantine_consistent(parent, said(stratum, control), parent.cube) is True
     assert made >= len(transitions) * 3 // 4
 
 
@@ -42,8 +51,11 @@ def test_a_wrong_prediction_violates_it(
     control = stratum.quarantine_control(t, random.Random(0))
     assert control is not None
     parent = said(stratum, t)
+    gold = parent.cube
+    assert gold is not None
     flipped = "refer" if parent.new != "refer" else "no_action"
     wrong = Answer(parent.old, flipped, parent.sets, None)
-    assert quarantine_consistent(parent, wrong) is False
-    assert quarantine_consistent(parent, Answer(parent.old, parent.new, (7,), None)) is False
-    assert quarantine_consistent(Answer(None, None, None), Answer(None, None, None)) is None
+    assert quarantine_consistent(parent, wrong, gold) is False
+    assert quarantine_consistent(parent, Answer(parent.old, parent.new, (7,), None), gold) is False
+    nothing = Answer(None, None, None)
+    assert quarantine_consistent(nothing, nothing, gold) is None

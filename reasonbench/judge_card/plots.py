@@ -15,9 +15,9 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from reasonbench.invariance.metrics import Estimate, excess  # noqa: E402
+from reasonbench.judge_card.blocks import UNDEFINED  # noqa: E402
+from reasonbench.judge_card.record import JudgeCard  # noqa: E402
 from reasonbench.reports.figures import PNG_META  # noqa: E402
-from reasonbench.reports.judge_card.blocks import UNDEFINED  # noqa: E402
-from reasonbench.reports.judge_card.record import JudgeCard  # noqa: E402
 
 __all__ = ["FIGURES", "figures"]
 

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from reasonbench.train.protocol import Sweep
-from reasonbench.train.rehearsal import (
+from reasonbench.cli.rehearsal import (
     SCALES,
     STAND_INS,
     method_of,
@@ -20,6 +19,7 @@ from reasonbench.train.rehearsal import (
     role_overrides,
     sweeps,
 )
+from reasonbench.train.protocol import Sweep
 from tests.train.helpers import CONF
 
 

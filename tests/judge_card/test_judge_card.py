@@ -15,8 +15,7 @@ import pytest
 
 from reasonbench.cli.main import main
 from reasonbench.invariance.metrics import PisConfig
-from reasonbench.judges import JudgeError, make_judge, register_judge
-from reasonbench.reports.judge_card import (
+from reasonbench.judge_card import (
     SECTIONS,
     CardSettings,
     JudgeCard,
@@ -24,6 +23,7 @@ from reasonbench.reports.judge_card import (
     to_markdown,
     write_card,
 )
+from reasonbench.judges import JudgeError, make_judge, register_judge
 
 SETTINGS = CardSettings(replicates=300)
 TFIDF = {"ngram": [2, 3], "max_features": 5000}
@@ -219,7 +219,7 @@ def test_cli_cards_the_tiny_model(bench: Path, tmp_path: Path, tiny_cache: Path)
 
 
 def test_values_print_as_values() -> None:
-    from reasonbench.reports.judge_card.blocks import show
+    from reasonbench.judge_card.blocks import show
 
     assert [show(v) for v in (False, True, None, {}, [], 0.25, 3)] == [
         "no",

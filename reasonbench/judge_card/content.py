@@ -18,7 +18,7 @@ from reasonbench.analysis.metrics import (
     RECEIPT_ACCURACY,
     REVISED_VERDICT_ACCURACY,
 )
-from reasonbench.reports.judge_card.blocks import (
+from reasonbench.judge_card.blocks import (
     UNDEFINED,
     Block,
     Figure,
@@ -28,8 +28,8 @@ from reasonbench.reports.judge_card.blocks import (
     rate,
     show,
 )
-from reasonbench.reports.judge_card.plots import FIGURES
-from reasonbench.reports.judge_card.record import SECTIONS, JudgeCard
+from reasonbench.judge_card.plots import FIGURES
+from reasonbench.judge_card.record import SECTIONS, JudgeCard
 from reasonbench.reports.render import Table
 
 __all__ = ["blocks"]

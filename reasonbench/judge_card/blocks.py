@@ -1,16 +1,15 @@
 """The building blocks of a card (headings, paragraphs, figures; tables are
-:class:`reasonbench.reports.render.Table`) and how numbers are shown in them."""
+:class:`reasonbench.reports.render.Table`) and how numbers are shown in them: an undefined or
+absent value as the tables' :data:`~reasonbench.reports.render.UNDEFINED`, everywhere on a card."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from reasonbench.invariance.report import Estimate
-from reasonbench.reports.render import Table
+from reasonbench.reports.render import UNDEFINED, Table
 
 __all__ = ["UNDEFINED", "Block", "Figure", "Heading", "Para", "est", "rate", "show"]
-
-UNDEFINED = "—"  # every undefined or absent value, in every table and paragraph of a card
 
 
 @dataclass(frozen=True)

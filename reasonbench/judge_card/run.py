@@ -20,12 +20,12 @@ from reasonbench.core.answer import Answer
 from reasonbench.invariance.metrics import HANDLINGS, PisConfig, invariance_report
 from reasonbench.invariance.runs import Answers, ask, parse_answers, run_plan, stress_rows
 from reasonbench.invariance.suite import StressSuite, build_suite
-from reasonbench.io import manifest_hash, read_manifest
+from reasonbench.io import data_identity, read_manifest
+from reasonbench.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
+from reasonbench.judge_card.record import JudgeCard
 from reasonbench.judges.answering import Progress
 from reasonbench.judges.base import Judge
 from reasonbench.progress import Progress as ProgressBar
-from reasonbench.reports.judge_card.accuracy import CONTROLS, accuracy_section, control_rows
-from reasonbench.reports.judge_card.record import JudgeCard
 from reasonbench.targets import ParseResult
 
 __all__ = ["CardSettings", "evaluate_judge"]
@@ -62,10 +62,10 @@ def _kinds(suite: StressSuite, controls: Sequence[str]) -> dict[str, list[str]]:
 
 
 def _data(data_dir: Path, suite: StressSuite, settings: CardSettings) -> dict[str, Any]:
-    manifest = read_manifest(data_dir)
+    identity = data_identity(read_manifest(data_dir))
     return {
-        "manifest_sha256": manifest_hash(manifest),
-        "benchmark": manifest.get("config", {}).get("name"),
+        "manifest_sha256": identity.manifest_sha256,
+        "benchmark": identity.benchmark,
         "data_dir": str(data_dir),
         "stratum": "organizational",
         "splits": list(settings.splits),

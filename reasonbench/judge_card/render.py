@@ -15,11 +15,11 @@ from pathlib import Path
 from reasonbench.invariance.runs import Answers
 from reasonbench.invariance.suite import StressSuite
 from reasonbench.io import OutputDir, dumps_json
-from reasonbench.reports.judge_card.blocks import Block, Figure, Heading, Para
-from reasonbench.reports.judge_card.content import blocks
-from reasonbench.reports.judge_card.plots import figures
-from reasonbench.reports.judge_card.record import JudgeCard
-from reasonbench.reports.render import Table, fmt
+from reasonbench.judge_card.blocks import Block, Figure, Heading, Para
+from reasonbench.judge_card.content import blocks
+from reasonbench.judge_card.plots import figures
+from reasonbench.judge_card.record import JudgeCard
+from reasonbench.reports.render import Table
 
 __all__ = ["to_html", "to_markdown", "write_card"]
 
@@ -54,16 +54,6 @@ def to_markdown(card: JudgeCard, figure_dir: str = "figures") -> str:
     return "\n".join(out)
 
 
-def _table(table: Table) -> str:
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in table.header)
-    rows = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(fmt(c))}</td>" for c in row) + "</tr>"
-        for row in table.rows
-    )
-    caption = html.escape(table.title)
-    return f'<table id="{table.name}"><caption>{caption}</caption><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>'
-
-
 def _html_block(block: Block, pngs: Mapping[str, bytes], pis: str) -> str:
     if isinstance(block, Heading):
         text = html.escape(block.text)
@@ -74,7 +64,7 @@ def _html_block(block: Block, pngs: Mapping[str, bytes], pis: str) -> str:
     if isinstance(block, Para):
         return f"<p>{html.escape(block.text)}</p>"
     if isinstance(block, Table):
-        return _table(block)
+        return block.html()
     assert isinstance(block, Figure)
     data = base64.b64encode(pngs[block.name]).decode("ascii")
     caption = html.escape(block.caption)

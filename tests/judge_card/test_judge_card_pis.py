@@ -7,9 +7,9 @@ import pytest
 
 from reasonbench.invariance.metrics import invariance_report
 from reasonbench.invariance.report import Comparison, PairRuns, PisConfig, Repeat
-from reasonbench.reports.judge_card.content import RULE_LABELS, _pis
-from reasonbench.reports.judge_card.plots import pis_components
-from reasonbench.reports.judge_card.record import JudgeCard
+from reasonbench.judge_card.content import RULE_LABELS, _pis
+from reasonbench.judge_card.plots import pis_components
+from reasonbench.judge_card.record import JudgeCard
 from reasonbench.reports.render import Table
 
 A, D = "approve", "deny"
