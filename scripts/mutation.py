@@ -16,6 +16,7 @@ and excluded from the second score.
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import json
 import os
 import re
@@ -163,6 +164,13 @@ def main(argv: list[str] | None = None) -> int:
         help="rerun every mutant not yet killed nor listed as equivalent (after the tests changed)",
     )
     parser.add_argument("--diff", action="store_true", help="show each survivor's diff")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="PATTERN",
+        help="run only the mutants whose name matches (fnmatch, repeatable), e.g. "
+        "'reasonbench.analysis.calibration.*'; mutmut reruns them even if already decided",
+    )
     args = parser.parse_args(argv)
     chosen = args.packages or list(packages)
     unknown = [p for p in chosen if p not in packages]
@@ -182,14 +190,22 @@ def main(argv: list[str] | None = None) -> int:
                 statuses = read_statuses(work)
                 # equivalent mutants cannot be killed: do not spend their tests' time again
                 command += sorted(
-                    n for n, v in statuses.items() if v not in KILLED and n not in equivalent
+                    n
+                    for n, v in statuses.items()
+                    if v not in KILLED and n not in equivalent and chosen_by(n, args.only)
                 )
+            elif args.only:
+                command += args.only
             print(f"[mutation] {package}: mutmut run in {work.relative_to(ROOT)}", flush=True)
             failed |= subprocess.run(command, cwd=work).returncode != 0
         score = Score(package, read_statuses(work))
         report(score, equivalent, work, args.diff)
     print(f"[mutation] {date.today().isoformat()}, mutmut {mutmut_version()}")
     return 1 if failed else 0
+
+
+def chosen_by(name: str, patterns: list[str] | None) -> bool:
+    return not patterns or any(fnmatch.fnmatchcase(name, p) for p in patterns)
 
 
 def mutmut_version() -> str:

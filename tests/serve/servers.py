@@ -8,6 +8,7 @@ zygote's children die with it, and the proxy runs in a daemon thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import select
@@ -19,7 +20,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from email.utils import formatdate
 from pathlib import Path
 from typing import IO, Any
@@ -165,38 +166,22 @@ def echo(data: bytes, token: str) -> bytes:
     return json.dumps(answer).encode()
 
 
-class FaultProxy:
-    """A loopback HTTP proxy that answers the next requests with the queued faults:
+class LoopbackApp:
+    """An aiohttp application on a free loopback port, served from a daemon thread's event loop;
+    subclasses answer every request in :meth:`handle` and may close more in :meth:`stopping`."""
 
-    ``429`` (``Retry-After: 1``), ``429-date`` (``Retry-After`` as an HTTP date 1 s ahead),
-    ``429-long`` (``Retry-After: 3600``),
-    ``500``, ``503``, ``truncate`` (the upstream JSON cut in half, framed as complete),
-    ``hangup`` (half the body, then the connection closed), ``slow`` (upstream answer after
-    ``slow_s``), ``401`` (with ``body401``). With no fault queued it forwards the request.
-    With ``echo_key`` set, every forwarded answer's content ends with the request's bearer token
-    (a server that quotes the key back in a 200).
-    """
-
-    def __init__(self, upstream: str, slow_s: float = 3.0) -> None:
-        self.upstream, self.slow_s = upstream.rstrip("/"), slow_s
-        self.faults: deque[str] = deque()
-        self.seen: list[tuple[float, str, dict[str, str]]] = []  # (time, fault, headers)
-        self.body401 = "unauthorized"
-        self.echo_key = False
+    def __init__(self) -> None:
         self.port = free_port()
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
         if not self._ready.wait(10):
-            raise TimeoutError("fault proxy did not start")
+            raise TimeoutError(f"{type(self).__name__} did not start")
 
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
-
-    def queue(self, faults: Iterable[str]) -> None:
-        self.faults.extend(faults)
 
     def _run(self) -> None:
         asyncio.set_event_loop(self._loop)
@@ -206,11 +191,114 @@ class FaultProxy:
 
     async def _start(self) -> None:
         app = web.Application()
-        app.router.add_route("*", "/{path:.*}", self._handle)
+        app.router.add_route("*", "/{path:.*}", self.handle)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         await web.TCPSite(self._runner, "127.0.0.1", self.port).start()
+        await self.started()
+
+    async def started(self) -> None:
+        """Called in the server's loop once it listens."""
+
+    async def stopping(self) -> None:
+        """Called in the server's loop before it stops."""
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        async def stop() -> None:
+            await self.stopping()
+            await self._runner.cleanup()
+
+        asyncio.run_coroutine_threadsafe(stop(), self._loop).result(10)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+class CannedServer(LoopbackApp):
+    """An OpenAI-compatible server without a model, for the fast client tests (and the mutation
+    runs of ``reasonbench/serve`` and ``certify``'s llm judge, which cannot afford a model per
+    mutant): ``/v1/chat/completions`` and ``/v1/completions`` answer ``reply(prompt, seed)``
+    (default: the prompt, then ``#<seed>``), with usage ``prompt_tokens`` = the prompt's length
+    and ``completion_tokens`` = 2. Every request's path, JSON body and headers are kept in
+    ``requests``. With ``hold`` set, each request waits (at most ``hold_timeout_s``) until
+    ``hold`` requests have arrived since the last batch went out (a barrier);
+    ``most_in_flight`` is the most requests there ever were in flight at once."""
+
+    def __init__(self, reply: Callable[[str, int], str] | None = None) -> None:
+        self.reply = reply or (lambda prompt, seed: f"{prompt} #{seed}")
+        self.requests: list[tuple[str, dict[str, Any], dict[str, str]]] = []
+        self.hold: int | None = None
+        self.hold_timeout_s = 2.0
+        self.arrived = self.in_flight = self.most_in_flight = 0
+        super().__init__()
+
+    async def started(self) -> None:
+        self._changed = asyncio.Condition()
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        body = await request.json()
+        path = request.match_info["path"]
+        self.requests.append((path, body, dict(request.headers)))
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        async with self._changed:
+            self.arrived += 1
+            self._changed.notify_all()
+            if self.hold is not None:
+                batch = -(-self.arrived // self.hold) * self.hold  # this request's batch is full
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(
+                        self._changed.wait_for(lambda: self.arrived >= batch), self.hold_timeout_s
+                    )
+        self.in_flight -= 1
+        if path == "v1/chat/completions":
+            prompt = str(body["messages"][-1]["content"])
+            choice: dict[str, Any] = {"message": {"role": "assistant"}}
+            choice["message"]["content"] = self.reply(prompt, int(body["seed"]))
+        elif path == "v1/completions":
+            prompt = str(body["prompt"])
+            choice = {"text": self.reply(prompt, int(body["seed"]))}
+        else:
+            return web.Response(status=404, text=f"no route {path}")
+        answer = {
+            "choices": [{**choice, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": len(prompt), "completion_tokens": 2},
+        }
+        return web.json_response(answer)
+
+
+class FaultProxy(LoopbackApp):
+    """A loopback HTTP proxy that answers the next requests with the queued faults:
+
+    ``429`` (``Retry-After: 1``), ``429-date`` (``Retry-After`` as an HTTP date 1 s ahead),
+    ``429-long`` (``Retry-After: 3600``), ``429-now`` (``Retry-After: 0``),
+    ``500``, ``503``, ``truncate`` (the upstream JSON cut in half, framed as complete),
+    ``hangup`` (half the body, then the connection closed), ``slow`` (upstream answer after
+    ``slow_s``), ``401`` (with ``body401``), ``400`` (with ``body400``). With no fault queued
+    it forwards the request.
+    With ``echo_key`` set, every forwarded answer's content ends with the request's bearer token
+    (a server that quotes the key back in a 200).
+    """
+
+    def __init__(self, upstream: str, slow_s: float = 3.0) -> None:
+        self.upstream, self.slow_s = upstream.rstrip("/"), slow_s
+        self.faults: deque[str] = deque()
+        self.seen: list[tuple[float, str, dict[str, str]]] = []  # (time, fault, headers)
+        self.body401 = "unauthorized"
+        self.body400: str | bytes = "bad request"
+        self.echo_key = False
+        super().__init__()
+
+    def queue(self, faults: Iterable[str]) -> None:
+        self.faults.extend(faults)
+
+    async def started(self) -> None:
         self._session = ClientSession(timeout=ClientTimeout(total=60))
+
+    async def stopping(self) -> None:
+        await self._session.close()
 
     async def _forward(self, request: web.Request, body: bytes) -> tuple[int, bytes]:
         url = self.upstream + "/" + request.match_info["path"].removeprefix("v1/")
@@ -218,7 +306,7 @@ class FaultProxy:
         async with self._session.request(request.method, url, data=body, headers=headers) as r:
             return r.status, await r.read()
 
-    async def _handle(self, request: web.Request) -> web.StreamResponse:
+    async def handle(self, request: web.Request) -> web.StreamResponse:
         body = await request.read()
         fault = self.faults.popleft() if self.faults else "pass"
         self.seen.append((time.monotonic(), fault, dict(request.headers)))
@@ -226,6 +314,8 @@ class FaultProxy:
             return web.Response(status=429, headers={"Retry-After": "1"}, text="rate limited")
         if fault == "429-long":
             return web.Response(status=429, headers={"Retry-After": "3600"}, text="come back later")
+        if fault == "429-now":
+            return web.Response(status=429, headers={"Retry-After": "0"}, text="rate limited")
         if fault == "429-date":
             when = formatdate(time.time() + 1, usegmt=True)
             return web.Response(status=429, headers={"Retry-After": when}, text="rate limited")
@@ -233,6 +323,11 @@ class FaultProxy:
             return web.Response(status=int(fault), text="upstream error")
         if fault == "401":
             return web.Response(status=401, text=self.body401)
+        if fault == "400":
+            body400 = self.body400
+            return web.Response(
+                status=400, body=body400.encode() if isinstance(body400, str) else body400
+            )
         if fault == "slow":
             await asyncio.sleep(self.slow_s)
         try:
@@ -252,12 +347,3 @@ class FaultProxy:
             request.transport.close()
             return response
         return web.Response(status=status, body=data, content_type="application/json")
-
-    def close(self) -> None:
-        async def stop() -> None:
-            await self._session.close()
-            await self._runner.cleanup()
-
-        asyncio.run_coroutine_threadsafe(stop(), self._loop).result(10)
-        self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
