@@ -282,6 +282,7 @@ class AnalyzeSchema:
     progress: bool = MISSING
     comparisons: list[dict[str, Any]] = MISSING
     repairs: list[dict[str, Any]] = MISSING
+    cpu_models: dict[str, str] = MISSING  # the CPU receipt predictors the cpu comparisons name
 
 
 @dataclass

@@ -240,12 +240,12 @@ def train(cfg: DictConfig, plan_probe: PlanProbe | None = None) -> dict[str, Any
     from transformers import set_seed
 
     set_seed(int(cfg.seed))
-    plan = plan_run(cfg)
     if plan_probe is None and int((cfg.get("eval") or {}).get("every") or 0) > 0:
         raise ValueError(
             "eval.every > 0 needs a learning-curve probe: run `reasonbench train`, or pass "
             "plan_probe=reasonbench.infer.curve.plan_curve to reasonbench.train.train"
         )
+    plan = plan_run(cfg)
     if TrainedRun.finished(plan.out_dir):
         return {**TrainedRun.read(plan.out_dir).summary, "skipped": True}
     backbone = resolve_backbone(cfg.model, plan.data_dir)  # fails fast, before any process group

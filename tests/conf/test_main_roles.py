@@ -1,6 +1,5 @@
-"""The main job's tiny model (scripts/run_main.sh) is a method of its own, like a user's model:
-its train and predict steps write one method, no paper role claims it, so every table gives it
-rows of its own (tests/reports/test_tables.py checks that a method without a role shows)."""
+"""The main job's CPU receipt predictors (scripts/run_main.sh, models/) are methods of their own,
+like a user's model: no paper role claims them, so every table gives them rows of their own (tests/reports/test_tables.py checks that a method without a role shows)."""
 
 from __future__ import annotations
 
@@ -10,25 +9,31 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from reasonbench.analysis.methods import roles
+from reasonbench.models.trained import TrainedRun
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 MAIN_JOB = Path(__file__).resolve().parents[2] / "scripts" / "run_main.sh"
 
 
-def test_the_main_jobs_tiny_model_is_a_method_without_a_role() -> None:
-    tiny = ["model=tiny", "target=direct_receipt"]
+def test_the_main_jobs_cpu_models_are_methods_without_a_role() -> None:
+    """The main job decodes the committed CPU receipt predictors (models/): methods of their
+    own, never a paper role, named as the committed runs name them."""
     with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
         role_map = OmegaConf.to_container(compose("analyze").methods, resolve=True)
         tables_map = OmegaConf.to_container(compose("tables").methods, resolve=True)
-        trained = compose("train", tiny).method
-        predicted = compose("predict", [*tiny, "splits=[calibration,test_locked]"])
+        methods = {t: compose("predict", ["model=small_cpu", f"target={t}"]).method
+                   for t in ("cube", "direct_receipt")}  # fmt: skip
     assert isinstance(role_map, dict) and tables_map == role_map
-    assert trained not in {role.method for role in roles(role_map).values()}
-    assert predicted.method == trained and list(predicted.splits) == ["calibration", "test_locked"]
+    assert not set(methods.values()) & {role.method for role in roles(role_map).values()}
     job = MAIN_JOB.read_text()  # the main job runs exactly these steps
-    assert f"reasonbench train {' '.join(tiny)}" in job
+    assert "for target in cube direct_receipt; do" in job
     assert (
-        f"reasonbench predict {' '.join(tiny)}" in job
-        and '"splits=[calibration,test_locked]"' in job
+        'reasonbench predict model=small_cpu target="$target" run_dir="models/small_cpu-$target/seed0"'
+        in job
     )
-    assert "reasonbench analyze\n" in job and "reasonbench tables\n" in job
+    for target, method in methods.items():
+        run = MAIN_JOB.parents[1] / "models" / f"small_cpu-{target}" / "seed0"
+        assert TrainedRun.read(run).method == method
+    assert "reasonbench analyze\n" in job
+    curves = "curves=[models/small_cpu-cube/seed0,models/small_cpu-direct_receipt/seed0]"
+    assert f'reasonbench tables "{curves}"' in job
