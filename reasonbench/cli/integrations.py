@@ -38,7 +38,7 @@ def run_export_lm_eval(cfg: DictConfig) -> int:
 
 
 def _import(command: str, harness: str, cfg: DictConfig) -> int:
-    from reasonbench.integrations.logs import READERS, ImportSettings, import_logs
+    from reasonbench.integrations.logs import READERS, ImportSettings, import_logs, record_file
 
     if OmegaConf.is_missing(cfg, "log"):
         return fail(command, "set log=... (the harness's log to import), in the command line")
@@ -52,7 +52,7 @@ def _import(command: str, harness: str, cfg: DictConfig) -> int:
     done = import_logs(READERS.get(harness)(Path(cfg.log)), settings, command)
     for item in done:
         log, n = item.log, len(item.records)
-        where = settings.predictions_dir / item.method / f"seed{settings.seed}.jsonl"
+        where = settings.predictions_dir / item.method / record_file(log.split, settings.seed)
         agreed = (
             f"the harness's {len(log.metrics)} metrics equal the records'"
             if log.metrics

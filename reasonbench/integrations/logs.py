@@ -6,8 +6,9 @@ task's target, split and reading, the build it read (its manifest hash) and the 
 harness reported. :func:`import_logs` then checks every log against the local build before it
 writes anything — the same build, every example of the split exactly once, and the harness's
 metrics equal to what ``analyze``'s scoring gives on the same outputs — and writes one
-prediction file per task (``<predictions_dir>/<method>/seed<seed>.jsonl``, schema 2,
-``raw_output`` kept, ``parse_ok`` from the frozen parser) beside ``import.json``.
+prediction file per task and split (``<predictions_dir>/<method>/<split>-seed<seed>.jsonl``,
+schema 2, ``raw_output`` kept, ``parse_ok`` from the frozen parser) beside its
+``<split>-seed<seed>.import.json``.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ from reasonbench.registry import Registry
 
 __all__ = [
     "READERS",
+    "record_file",
+    "summary_file",
     "ImportSettings",
     "LogError",
     "TaskLog",
@@ -45,7 +48,6 @@ __all__ = [
     "read_lm_eval",
 ]
 
-SUMMARY = "import.json"
 SHOW = 5
 TOLERANCE = 1e-9  # the harness's aggregate against the records': the same sums, maybe reordered
 _METHOD = re.compile(r"[A-Za-z0-9._+-]+")
@@ -241,6 +243,16 @@ class ImportSettings:
     overwrite: bool = False
 
 
+def record_file(split: str, seed: int) -> str:
+    """One file per split and seed in a method's directory: a model evaluated on several splits
+    (the locked test and its controls, for paired consistency) is one method."""
+    return f"{split}-seed{seed}.jsonl"
+
+
+def summary_file(split: str, seed: int) -> str:
+    return f"{split}-seed{seed}.import.json"
+
+
 def _examples(ids: Sequence[str]) -> str:
     return ", ".join(ids[:SHOW]) + (f" and {len(ids) - SHOW} more" if len(ids) > SHOW else "")
 
@@ -326,36 +338,47 @@ def convert(log: TaskLog, settings: ImportSettings, build_sha: str, method: str)
 
 
 def import_logs(logs: Sequence[TaskLog], settings: ImportSettings, command: str) -> list[Imported]:
-    """Check every log, then write each as ``<predictions_dir>/<method>/seed<seed>.jsonl``."""
+    """Check every log, then write each as ``<predictions_dir>/<method>/<split>-seed<seed>.jsonl``."""
     from reasonbench.evaluate.outputs import check_method_unique
 
     manifest = read_manifest(settings.data_dir, required=True)
     build_sha = manifest_hash(manifest)
     methods = [method_name(settings.name, log) for log in logs]
-    twice = sorted(m for m, n in Counter(methods).items() if n > 1)
+    keys = [(m, log.split) for m, log in zip(methods, logs, strict=True)]
+    twice = sorted(k for k, n in Counter(keys).items() if n > 1)
     if twice:
         files = sorted(
-            {str(log.source) for log, m in zip(logs, methods, strict=True) if m == twice[0]}
+            {str(log.source) for log, k in zip(logs, keys, strict=True) if k == twice[0]}
         )
         raise LogError(
-            f"{len(files)} logs hold the same model and target (method {twice[0]!r}): "
-            f"{_examples(files)}; give one of them as log=<file>"
+            f"{len(files)} logs hold the same model, target and split (method {twice[0][0]!r}, "
+            f"split {twice[0][1]}): {_examples(files)}; give one of them as log=<file>"
         )
     done = [convert(log, settings, build_sha, m) for log, m in zip(logs, methods, strict=True)]
-    data_file = f"seed{settings.seed}.jsonl"
-    outs = {}
+    # one OutputDir per method directory: its ledger is read once and written once, so the
+    # splits of one model imported together are all recorded as reasonbench's files
+    outs: dict[str, OutputDir] = {}
     for item in done:  # every refusal before the first file is written
-        out = OutputDir(settings.predictions_dir / item.method, command, settings.overwrite)
-        for name in (data_file, SUMMARY):
-            out.check(name)
-        check_method_unique(out.root, settings.predictions_dir, item.method)
-        outs[item.method] = out
-    for item in done:
-        with outs[item.method] as out:
-            with out.writing(data_file) as tmp, JsonlWriter(tmp) as writer:
-                for record in item.records:
-                    writer.write(record)
-            out.write_json(SUMMARY, _summary(item, settings, manifest, build_sha, data_file))
+        if item.method not in outs:
+            root = settings.predictions_dir / item.method
+            outs[item.method] = OutputDir(root, command, settings.overwrite)
+            check_method_unique(
+                root, settings.predictions_dir, item.method, "set name= to another name"
+            )
+        for name in (record_file(item.log.split, settings.seed),
+                     summary_file(item.log.split, settings.seed)):  # fmt: skip
+            outs[item.method].check(name)
+    for method, out in outs.items():
+        with out:
+            for item in done:
+                if item.method != method:
+                    continue
+                data_file = record_file(item.log.split, settings.seed)
+                with out.writing(data_file) as tmp, JsonlWriter(tmp) as writer:
+                    for record in item.records:
+                        writer.write(record)
+                summary = _summary(item, settings, manifest, build_sha, data_file)
+                out.write_json(summary_file(item.log.split, settings.seed), summary)
     return done
 
 

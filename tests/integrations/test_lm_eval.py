@@ -44,8 +44,8 @@ def offline(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(name, "1")
 
 
-def export(bench: Path, out: Path, *extra: str) -> Path:
-    argv = ["export-lm-eval", f"data_dir={bench}", f"out_dir={out}", f"split={SPLIT}", *extra]
+def export(bench: Path, out: Path, *extra: str, split: str = SPLIT) -> Path:
+    argv = ["export-lm-eval", f"data_dir={bench}", f"out_dir={out}", f"split={split}", *extra]
     assert main(argv) == 0
     return out
 
@@ -123,14 +123,16 @@ def test_the_tiny_model_through_lm_eval_lands_in_analyze(
     # the records keep the harness's raw outputs, and the context was the frozen prompt + cue
     (samples,) = results_file.parent.glob("samples_reasonbench_cube_*.jsonl")
     logged = [json.loads(line) for line in samples.read_text().splitlines()]
-    records = read_predictions(tmp_path / "predictions" / "tiny-cube" / "seed0.jsonl")
+    records = read_predictions(tmp_path / "predictions" / "tiny-cube" / f"{SPLIT}-seed0.jsonl")
     assert {s["doc"]["id"]: s["filtered_resps"][0] for s in logged} == {
         r.example_id: r.raw_output for r in records
     }
     assert all(r.raw_output for r in records)  # six tokens of text, kept whole
     contexts = [s["arguments"]["gen_args_0"]["arg_0"] for s in logged]
     assert contexts == [prompt_of(s["doc"]["prompt"]) for s in logged]
-    summary = json.loads((tmp_path / "predictions" / "tiny-cube" / "import.json").read_text())
+    summary = json.loads(
+        (tmp_path / "predictions" / "tiny-cube" / f"{SPLIT}-seed0.import.json").read_text()
+    )
     assert summary["harness"] == "lm-eval" and summary["harness_version"] == "0.4.13"
     assert summary["model"] == str(model_dir) and summary["records"] == FEW
 
@@ -179,6 +181,31 @@ def test_scripted_answers_score_alike_in_lm_eval_and_analyze(
     assert context.startswith(instruction("direct_receipt") + "\n\n")
     assert context.endswith(prompt_of(first["doc"]["prompt"]))
     assert context.count("\n\nAnswer:\n") == 2
+
+
+def test_a_model_on_the_locked_test_and_its_controls_gets_what_no_harness_computes(
+    small_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    preds = tmp_path / "predictions"
+    for split in ("test_locked", "controls_locked"):  # one task directory and run per split
+        tasks = export(small_bench, tmp_path / split, "targets=[direct_receipt]", split=split)
+        script = Script(small_bench, "direct_receipt", split)
+        run(tasks, tmp_path / "runs" / split, ScriptedLM({"direct_receipt": script}))
+    argv = ["import-lm-eval", f"log={tmp_path / 'runs'}", f"data_dir={small_bench}",
+            f"predictions_dir={preds}", "name=scripted"]  # fmt: skip
+    assert main(argv) == 0
+    assert main(argv) == 0  # the same import again replaces both splits' files: both are ours
+    files = sorted(p.name for p in (preds / "scripted-direct_receipt").glob("*.jsonl"))
+    assert files == ["controls_locked-seed0.jsonl", "test_locked-seed0.jsonl"]  # one method
+    metrics = tmp_path / "metrics.json"
+    assert main(["analyze", f"data_dir={small_bench}", f"predictions_dir={preds}",
+                 f"out={metrics}", "replicates=50", "comparisons=[]", "progress=false"]) == 0  # fmt: skip
+    report = json.loads(metrics.read_text())
+    seed = report["methods"]["scripted-direct_receipt"]["seeds"]["0"]
+    assert set(seed["splits"]) == {"test_locked", "controls_locked"}
+    assert seed["consistency"] and seed["subgroups"]  # paired consistency, structural subgroups
+    intervals = report["inference"]["splits"]["test_locked"]
+    assert "scripted-direct_receipt" in json.dumps(intervals)  # the hierarchical bootstrap's CIs
 
 
 def test_import_refuses_what_analyze_could_not_trust(
