@@ -31,10 +31,11 @@ from reasonbench.integrations.common import (
     ratio,
     task_rows,
 )
-from reasonbench.io import OutputDir, manifest_hash, read_manifest
+from reasonbench.io import OutputDir, manifest_hash, read_manifest, split_names
 from reasonbench.predictions import JsonlWriter
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.registry import Registry
+from reasonbench.targets import get_target
 
 __all__ = [
     "READERS",
@@ -97,11 +98,38 @@ def _files(path: Path, pattern: str, what: str) -> list[Path]:
     return found
 
 
-def _json(path: Path) -> Any:
+def _results(path: Path, what: str) -> dict[str, Any]:
+    """An lm-eval results file, or a LogError that says what to give instead."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise LogError(f"{path}: not a JSON log ({exc})") from None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("configs"), dict):
+        raise LogError(f"{path}: not an lm-eval results file (give {what})")
+    return data
+
+
+@dataclass(frozen=True)
+class _Task:
+    """What a task's log says of the reasonbench task it ran (the export's or the task's
+    metadata ``reasonbench``)."""
+
+    target: str
+    split: str
+    trim: bool
+    manifest_sha256: str | None
+
+    @classmethod
+    def of(cls, meta: Any, where: str) -> _Task:
+        try:
+            target, split, trim = meta["target"], meta["split"], meta["trim"]
+            manifest = meta.get("manifest_sha256")
+        except (KeyError, TypeError, AttributeError):
+            raise LogError(
+                f"{where}: its reasonbench metadata lacks target, split or trim"
+            ) from None
+        get_target(str(target))  # a target this reasonbench does not know names the known ones
+        return cls(str(target), str(split), bool(trim), None if manifest is None else str(manifest))
 
 
 def _lm_eval_samples(results: Path, task: str) -> Path:
@@ -133,11 +161,10 @@ def _lm_eval_outputs(path: Path) -> Iterator[tuple[str, str]]:
 def read_lm_eval(path: Path) -> list[TaskLog]:
     """lm_eval's ``--output_path`` (every ``results_*.json`` under it) or one results file, with
     its ``samples_<task>_<time>.jsonl`` beside it (``--log_samples``)."""
+    what = "lm_eval's --output_path or a results_*.json in it"
     logs = []
-    for results in _files(path, "results_*.json", "lm_eval's --output_path or a results_*.json"):
-        data = _json(results)
-        if not isinstance(data, dict) or not isinstance(data.get("configs"), dict):
-            raise LogError(f"{results}: not an lm-eval results file (no 'configs')")
+    for results in _files(path, "results_*.json", what):
+        data = _results(results, what)
         config = data.get("config") or {}
         model_args = config.get("model_args")
         model = data.get("model_name") or (
@@ -145,9 +172,10 @@ def read_lm_eval(path: Path) -> list[TaskLog]:
         )
         for task, task_config in sorted(data["configs"].items()):
             ours = (task_config.get("metadata") or {}).get("reasonbench")
-            if not isinstance(ours, dict):
+            if ours is None:
                 continue  # another task of the same run
-            target = ours["target"]
+            task_meta = _Task.of(ours, f"{results} ({task})")
+            target = task_meta.target
             reported = data.get("results", {}).get(task, {})
             metrics = {
                 m: _number(reported[f"{m},none"])
@@ -171,9 +199,9 @@ def read_lm_eval(path: Path) -> list[TaskLog]:
                     task,
                     str(model or config.get("model") or "model"),
                     target,
-                    ours["split"],
-                    bool(ours["trim"]),
-                    ours.get("manifest_sha256"),
+                    task_meta.split,
+                    task_meta.trim,
+                    task_meta.manifest_sha256,
                     tuple(_lm_eval_outputs(_lm_eval_samples(results, task))),
                     metrics,
                     settings,
@@ -194,14 +222,18 @@ def read_inspect(path: Path) -> list[TaskLog]:
             "reading an inspect log needs inspect_ai: pip install -c constraints.txt -e '.[inspect]'"
         ) from None
     logs = []
-    for file in _files(path, "*.eval", "an inspect log directory or a .eval file"):
+    what = "an inspect log directory or a .eval file"
+    for file in _files(path, "*.eval", what):
         try:
             log = read_eval_log(str(file))
         except Exception as exc:  # inspect raises many kinds for a file it cannot read
-            raise LogError(f"{file}: not a readable inspect log ({type(exc).__name__})") from None
+            raise LogError(
+                f"{file}: not a readable inspect log ({type(exc).__name__}); give {what}"
+            ) from None
         ours = (log.eval.metadata or {}).get("reasonbench")
-        if not isinstance(ours, dict):
+        if ours is None:
             raise LogError(f"{file}: not a log of the reasonbench task (task {log.eval.task!r})")
+        task_meta = _Task.of(ours, str(file))
         if log.status != "success":
             raise LogError(f"{file}: the run did not finish (status {log.status}); rerun it")
         metrics: dict[str, float | None] = {}
@@ -222,10 +254,10 @@ def read_inspect(path: Path) -> list[TaskLog]:
                 file,
                 log.eval.task,
                 log.eval.model,
-                ours["target"],
-                ours["split"],
-                bool(ours["trim"]),
-                ours.get("manifest_sha256"),
+                task_meta.target,
+                task_meta.split,
+                task_meta.trim,
+                task_meta.manifest_sha256,
                 outputs,
                 metrics,
                 settings,
@@ -296,6 +328,12 @@ def convert(log: TaskLog, settings: ImportSettings, build_sha: str, method: str)
         raise LogError(
             f"{where} was made on another build (manifest {log.manifest_sha256[:12]}) than "
             f"{settings.data_dir} (manifest {build_sha[:12]}); set data_dir to the build it read"
+        )
+    if log.split not in split_names(settings.data_dir):
+        raise LogError(
+            f"{where} answers split {log.split}, which {settings.data_dir} does not have "
+            f"(splits: {', '.join(split_names(settings.data_dir))}); set data_dir to the build "
+            "it read"
         )
     rows = task_rows(TaskSpec(settings.data_dir, log.split, log.target, log.trim))
     outputs = dict(log.outputs)
