@@ -1,16 +1,16 @@
 """Shared pieces of the harness tests: a scripted model whose answers are decided by the example
 (so a run has right, wrong, unparsable and over-long answers and every metric a value), the check
-that a harness's metrics equal ``analyze``'s on the same outputs, and a smaller build."""
+that a harness's metrics equal ``analyze``'s on the same outputs, and the check that what a run
+prints is what docs/integrations.md shows (its worked examples are these tests' runs)."""
 
 from __future__ import annotations
 
 import json
 import math
-import shutil
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
 import pytest
 
 from reasonbench.cli.main import main
@@ -19,6 +19,9 @@ from reasonbench.targets import TARGETS
 
 SPLIT = "shift_depth"  # the smallest split of benchmark=small: 30 logical examples
 TARGETS_ALL = list(TARGETS)
+ROOT = Path(__file__).resolve().parents[2]
+PAGE = "docs/integrations.md"
+DOC = (ROOT / PAGE).read_text(encoding="utf-8")
 
 
 def scripted_answer(rows: list[dict[str, Any]], i: int) -> str:
@@ -48,9 +51,10 @@ class Script:
 
 
 def analyzed(bench: Path, preds: Path, out: Path) -> dict[str, Any]:
-    """``reasonbench analyze`` of ``preds``: method -> split -> metric -> value."""
+    """``reasonbench analyze`` of ``preds``, as the worked examples run it: method -> split ->
+    metric -> value."""
     argv = ["analyze", f"data_dir={bench}", f"predictions_dir={preds}", f"out={out}",
-            "replicates=50", "comparisons=[]", "progress=false"]  # fmt: skip
+            "comparisons=[]", "replicates=200", "progress=false"]  # fmt: skip
     assert main(argv) == 0
     methods = json.loads(out.read_text())["methods"]
     return {
@@ -73,9 +77,20 @@ def assert_same(harness: dict[str, float | None], ours: dict[str, float | None])
             assert mine == pytest.approx(value, rel=1e-12, abs=1e-12), name
 
 
-def sub_build(bench: Path, out: Path, split: str, n: int) -> Path:
-    """A copy of ``bench`` whose ``split`` keeps its first ``n`` examples (for slow models)."""
-    shutil.copytree(bench, out, ignore=shutil.ignore_patterns("hf"))
-    path = out / f"{split}.parquet"
-    pq.write_table(pq.read_table(path).slice(0, n), path)
-    return out
+def as_in_docs(text: str, names: Mapping[Path, str]) -> list[str]:
+    """The lines of ``text`` with the test's paths written as the worked example names them."""
+    for path, name in sorted(names.items(), key=lambda item: -len(str(item[0]))):
+        text = text.replace(str(path), name)
+    return text.splitlines()
+
+
+def not_in_docs(lines: Iterable[str]) -> list[str]:
+    """The lines docs/integrations.md does not show (each must be a whole line there)."""
+    shown = set(DOC.splitlines())
+    return [line for line in lines if line not in shown]
+
+
+def table_rows(table: Path, method_prefix: str) -> list[str]:
+    """A Markdown table's title and header and its rows of the harness's methods."""
+    lines = table.read_text(encoding="utf-8").splitlines()
+    return [*lines[:4], *(r for r in lines if r.startswith(f"| {method_prefix}"))]

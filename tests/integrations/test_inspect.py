@@ -1,7 +1,9 @@
 """ReasonBench in inspect_ai, end to end and offline: the task file run by inspect (a scripted
 model through inspect's mock provider; the tiny model served by ``transformers serve`` through its
 OpenAI-compatible provider), ``import-inspect`` turns the ``.eval`` logs into prediction records,
-and ``analyze`` gives exactly inspect's numbers on the same outputs."""
+and ``analyze`` gives exactly inspect's numbers on the same outputs. The served model's run is
+the worked example of docs/integrations.md: every output it shows as checked is what this run
+prints."""
 
 from __future__ import annotations
 
@@ -17,14 +19,18 @@ from reasonbench.io import read_split
 from reasonbench.judges.instructions import instruction
 from reasonbench.predictions import read_predictions
 from tests.integrations.conftest import (
+    DOC,
     SPLIT,
     TARGETS_ALL,
     Script,
     analyzed,
+    as_in_docs,
     assert_same,
-    sub_build,
+    not_in_docs,
+    table_rows,
 )
 from tests.serve.servers import TinyServer
+from tests.served import CHAT_TEMPLATE
 
 inspect_ai = pytest.importorskip(
     "inspect_ai", reason="the inspect extra (setup_env.sh installs it)"
@@ -36,21 +42,20 @@ from inspect_ai.model import ChatMessage, ModelOutput, ModelUsage, get_model  # 
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK_FILE = "reasonbench/integrations/inspect.py"  # as typed in a checkout: inspect globs it
-FEW = 3  # examples per target for the served model (one request at a time on CPU)
 
 
 def import_and_analyze(
-    bench: Path, logs: Path, tmp: Path, name: str, n: int, capsys: pytest.CaptureFixture[str]
-) -> dict[str, Any]:
-    preds = tmp / "predictions"
+    bench: Path, logs: Path, preds: Path, name: str, capsys: pytest.CaptureFixture[str]
+) -> tuple[dict[str, Any], str]:
+    """import-inspect of the logs, then analyze: the metrics and what the import printed."""
     argv = ["import-inspect", f"log={logs}", f"data_dir={bench}", f"predictions_dir={preds}",
             f"name={name}"]  # fmt: skip
     assert main(argv) == 0
     printed = capsys.readouterr().out
     for target in TARGETS_ALL:
-        assert f"{name}-{target}: {n} records of {SPLIT} ({target}) from inspect task " in printed
+        assert f"{name}-{target}: 30 records of {SPLIT} ({target}) from inspect task " in printed
     assert printed.count("metrics equal the records'") == len(TARGETS_ALL)
-    return analyzed(bench, preds, tmp / "metrics.json")
+    return analyzed(bench, preds, preds.with_name(f"metrics-{preds.name}.json")), printed
 
 
 def reported(log: EvalLog) -> dict[str, float | None]:
@@ -83,7 +88,8 @@ def test_scripted_answers_score_alike_in_inspect_and_analyze(
             TASK_FILE, task_args=args, model=scripted_model(Script(small_bench, target)),
             log_dir=str(tmp_path / "logs"), display="none",
         )  # fmt: skip
-    analyze = import_and_analyze(small_bench, tmp_path / "logs", tmp_path, "scripted", 30, capsys)
+    preds = tmp_path / "predictions"
+    analyze, _ = import_and_analyze(small_bench, tmp_path / "logs", preds, "scripted", capsys)
     for target in TARGETS_ALL:
         assert_same(reported(logs[target]), analyze[f"scripted-{target}"][SPLIT])
     direct = analyze["scripted-direct_receipt"][SPLIT]
@@ -92,7 +98,7 @@ def test_scripted_answers_score_alike_in_inspect_and_analyze(
     sample = logs["cube"].samples[0]  # type: ignore[index]
     assert [m.role for m in sample.input] == ["system", "user"]  # type: ignore[union-attr]
     assert sample.input[0].text == instruction("cube")  # type: ignore[union-attr,index]
-    records = read_predictions(tmp_path / "predictions" / "scripted-cube" / f"{SPLIT}-seed0.jsonl")
+    records = read_predictions(preds / "scripted-cube" / f"{SPLIT}-seed0.jsonl")
     assert {s.id: s.output.completion for s in logs["cube"].samples or []} == {
         r.example_id: r.raw_output for r in records
     }
@@ -104,25 +110,39 @@ def test_the_served_tiny_model_through_inspect_lands_in_analyze(
 ) -> None:  # fmt: skip
     from reasonbench.integrations.inspect import reasonbench
 
-    bench = sub_build(small_bench, tmp_path / "rb", SPLIT, FEW)
-    prompts = {r["id"]: r["prompt"] for r in read_split(bench, SPLIT, ["id", "prompt"])}
+    preds = tmp_path / "preds-inspect"
+    names = {small_bench: "rb", preds: "preds-inspect",
+             tmp_path / "metrics-preds-inspect.json": "metrics-inspect.json",
+             tmp_path / "tables-inspect": "tables-inspect"}  # fmt: skip
+    assert f'printf %s "{CHAT_TEMPLATE}" > tiny-chat/chat_template.jinja' in DOC  # the fixture's
+    prompts = {r["id"]: r["prompt"] for r in read_split(small_bench, SPLIT, ["id", "prompt"])}
     monkeypatch.setenv("LOCAL_API_KEY", "none")  # openai-api/<service> reads <SERVICE>_API_KEY
-    tasks = [reasonbench(target=t, split=SPLIT, data_dir=str(bench)) for t in TARGETS_ALL]
+    tasks = [reasonbench(target=t, split=SPLIT, data_dir=str(small_bench)) for t in TARGETS_ALL]
     logs = inspect_eval(
         tasks, model=f"openai-api/local/{served_model}", model_base_url=server.base_url,
-        max_tokens=4, log_dir=str(tmp_path / "logs"), display="none",
+        max_tokens=4, log_dir=str(tmp_path / "inspect_logs"), display="none",
     )  # fmt: skip
-    analyze = import_and_analyze(bench, tmp_path / "logs", tmp_path, "tiny", FEW, capsys)
-    for target, log in zip(TARGETS_ALL, logs, strict=True):
-        assert_same(reported(log), analyze[f"tiny-{target}"][SPLIT])
-        assert analyze[f"tiny-{target}"][SPLIT]["parse_failure_rate"] == 1.0  # random weights
+    analyze, printed = import_and_analyze(small_bench, tmp_path / "inspect_logs", preds,
+                                          "tiny-inspect", capsys)  # fmt: skip
+    assert not not_in_docs(as_in_docs(printed, names))
+    for target, log in zip(TARGETS_ALL, logs, strict=True):  # inspect's numbers are analyze's
+        assert_same(reported(log), analyze[f"tiny-inspect-{target}"][SPLIT])
+        assert analyze[f"tiny-inspect-{target}"][SPLIT]["parse_failure_rate"] == 1.0
         asked = {s.id: s.input[-1].text for s in log.samples or []}  # type: ignore[union-attr]
         assert asked == {i: prompt_of(p) for i, p in prompts.items()}  # the frozen prompt + cue
-    summary = json.loads(
-        (tmp_path / "predictions" / "tiny-cube" / f"{SPLIT}-seed0.import.json").read_text()
-    )
-    assert summary["harness"] == "inspect" and summary["records"] == FEW
+        records = read_predictions(preds / f"tiny-inspect-{target}" / f"{SPLIT}-seed0.jsonl")
+        assert {s.id: s.output.completion for s in log.samples or []} == {
+            r.example_id: r.raw_output for r in records
+        }
+    summary = json.loads((preds / "tiny-inspect-cube" / f"{SPLIT}-seed0.import.json").read_text())
+    assert summary["harness"] == "inspect" and summary["records"] == 30
     assert summary["settings"]["model_base_url"] == server.base_url
+    tables = tmp_path / "tables-inspect"
+    argv = ["tables", f"data_dir={small_bench}", f"metrics={tmp_path / 'metrics-preds-inspect.json'}",
+            f"out_dir={tables}"]  # fmt: skip
+    assert main(argv) == 0
+    assert not not_in_docs(as_in_docs(capsys.readouterr().out, names))
+    assert not not_in_docs(table_rows(tables / "tables" / "shift.md", "tiny-inspect-"))
 
 
 def test_a_relative_data_dir_is_taken_from_where_inspect_started(

@@ -1,7 +1,8 @@
 """ReasonBench in lm-evaluation-harness, end to end and offline: ``export-lm-eval`` writes the
 tasks, lm-eval runs them (the tiny model through its ``hf`` backend; a scripted model through its
 own LM interface), ``import-lm-eval`` turns the logs into prediction records, and ``analyze``
-gives exactly the harness's numbers on the same outputs."""
+gives exactly the harness's numbers on the same outputs. The tiny model's run is the worked
+example of docs/integrations.md: every output it shows as checked is what this run prints."""
 
 from __future__ import annotations
 
@@ -14,19 +15,23 @@ import pytest
 
 from reasonbench.cli.main import main
 from reasonbench.integrations.common import prompt_of
+from reasonbench.io import read_manifest
 from reasonbench.judges.instructions import instruction
 from reasonbench.models.tiny import build_tiny
 from reasonbench.predictions import read_predictions
 from tests.integrations.conftest import (
+    DOC,
     SPLIT,
     TARGETS_ALL,
     Script,
     analyzed,
+    as_in_docs,
     assert_same,
-    sub_build,
+    not_in_docs,
+    table_rows,
 )
 
-FEW = 4  # examples per target for a real model on CPU
+SHOWN = ("reasonbench_direct_verdict", "reasonbench_direct_receipt")  # the docs' lm-eval table
 
 lm_eval = pytest.importorskip(
     "lm_eval", reason="the lm-eval extra (scripts/setup_env.sh installs it)"
@@ -36,6 +41,7 @@ from lm_eval import simple_evaluate  # noqa: E402
 from lm_eval.api.model import LM  # noqa: E402
 from lm_eval.loggers import EvaluationTracker  # noqa: E402
 from lm_eval.tasks import TaskManager  # noqa: E402
+from lm_eval.utils import make_table  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -50,9 +56,10 @@ def export(bench: Path, out: Path, *extra: str, split: str = SPLIT) -> Path:
     return out
 
 
-def run(tasks_dir: Path, out: Path, model: Any, **options: Any) -> Path:
+def run(tasks_dir: Path, out: Path, model: Any, **options: Any) -> tuple[Path, dict[str, Any]]:
     """What ``lm_eval --include_path <tasks_dir> --tasks reasonbench --log_samples
-    --output_path <out>`` does, through its Python API (only our tasks indexed: faster)."""
+    --output_path <out>`` does, through its Python API (only our tasks indexed: faster): the
+    results file and the results (what lm_eval prints as its table)."""
     tracker = EvaluationTracker(output_path=str(out))
     results = simple_evaluate(
         model=model,
@@ -69,7 +76,7 @@ def run(tasks_dir: Path, out: Path, model: Any, **options: Any) -> Path:
     for task, logged in samples.items():
         tracker.save_results_samples(task_name=task, samples=logged)
     (results_file,) = out.rglob("results_*.json")
-    return results_file
+    return results_file, results
 
 
 def harness_metrics(results_file: Path) -> dict[str, dict[str, float | None]]:
@@ -89,8 +96,9 @@ def harness_metrics(results_file: Path) -> dict[str, dict[str, float | None]]:
 def import_and_analyze(
     bench: Path, results_file: Path, tmp: Path, name: str, n: int,
     capsys: pytest.CaptureFixture[str],
-) -> dict[str, Any]:  # fmt: skip
-    preds = tmp / "predictions"
+) -> tuple[dict[str, Any], str]:  # fmt: skip
+    """import-lm-eval of the run, then analyze: the metrics and what the import printed."""
+    preds = tmp / "preds"
     argv = ["import-lm-eval", f"log={results_file.parent.parent}", f"data_dir={bench}",
             f"predictions_dir={preds}", f"name={name}"]  # fmt: skip
     assert main(argv) == 0
@@ -98,43 +106,77 @@ def import_and_analyze(
     for target in TARGETS_ALL:
         assert f"{name}-{target}: {n} records of {SPLIT} ({target}) from lm-eval task " in printed
     assert printed.count("metrics equal the records'") == len(TARGETS_ALL)
-    return analyzed(bench, preds, tmp / "metrics.json")
+    return analyzed(bench, preds, tmp / "metrics.json"), printed
+
+
+def lm_eval_table(results: dict[str, Any], tasks: tuple[str, ...]) -> list[str]:
+    """The header and the rows of ``tasks`` in the table lm_eval prints."""
+    lines, task, kept = make_table(results).splitlines(), None, []
+    for i, line in enumerate(lines):
+        if line.startswith("| - "):
+            task = line.split("|")[1].strip().removeprefix("- ")
+        if i < 2 or task in tasks:
+            kept.append(line)
+    return kept
 
 
 def test_the_tiny_model_through_lm_eval_lands_in_analyze(
     small_bench: Path, tiny_cache: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = sub_build(small_bench, tmp_path / "rb", SPLIT, FEW)  # the hf backend on CPU: a few
-    tasks = export(bench, tmp_path / "tasks")
+    names = {small_bench: "rb", tmp_path / "lm_eval_tasks": "lm_eval_tasks",
+             tmp_path / "preds": "preds", tmp_path / "metrics.json": "metrics.json",
+             tmp_path / "tables": "tables"}  # fmt: skip
+    tasks = export(small_bench, tmp_path / "lm_eval_tasks")
+    assert not not_in_docs(as_in_docs(capsys.readouterr().out, names))
     assert sorted(p.name for p in tasks.glob("*.yaml")) == sorted(
         ["reasonbench.yaml", *(f"reasonbench_{t}.yaml" for t in TARGETS_ALL)]
     )
+    stats = read_manifest(small_bench, required=True)["stats"]  # what generate printed
+    assert (
+        f"wrote {stats['main_cases']:,} main cases and {stats['controls']:,} controls to rb\n"
+        in DOC
+    )
     model_dir = build_tiny(small_bench, tiny_cache)
-    results_file = run(
+    assert (
+        f"\ntiny/{model_dir.name}\n" in DOC
+        and f"pretrained=tiny/{model_dir.name},dtype=float32 " in DOC
+    )
+    results_file, results = run(
         tasks, tmp_path / "lm_eval_out", "hf",
         model_args={"pretrained": str(model_dir), "dtype": "float32"}, device="cpu",
-        batch_size=FEW, gen_kwargs="max_gen_toks=6",  # the tiny model's answers never parse
+        batch_size=30, gen_kwargs="max_gen_toks=4",
     )  # fmt: skip
-    analyze = import_and_analyze(bench, results_file, tmp_path, "tiny", FEW, capsys)
+    assert not not_in_docs(lm_eval_table(results, SHOWN))
+    capsys.readouterr()  # lm-eval's own log lines (the docs leave them out)
+    analyze, printed = import_and_analyze(small_bench, results_file, tmp_path, "tiny-lm-eval", 30,
+                                          capsys)  # fmt: skip
+    assert not not_in_docs(as_in_docs(printed, names))
     reported = harness_metrics(results_file)
-    for target in TARGETS_ALL:
-        assert_same(reported[f"reasonbench_{target}"], analyze[f"tiny-{target}"][SPLIT])
-        assert analyze[f"tiny-{target}"][SPLIT]["parse_failure_rate"] == 1.0
+    for target in TARGETS_ALL:  # lm-eval's numbers are analyze's
+        assert_same(reported[f"reasonbench_{target}"], analyze[f"tiny-lm-eval-{target}"][SPLIT])
+        assert analyze[f"tiny-lm-eval-{target}"][SPLIT]["parse_failure_rate"] == 1.0
     # the records keep the harness's raw outputs, and the context was the frozen prompt + cue
-    (samples,) = results_file.parent.glob("samples_reasonbench_cube_*.jsonl")
+    (samples,) = results_file.parent.glob("samples_reasonbench_direct_receipt_*.jsonl")
     logged = [json.loads(line) for line in samples.read_text().splitlines()]
-    records = read_predictions(tmp_path / "predictions" / "tiny-cube" / f"{SPLIT}-seed0.jsonl")
+    records_file = tmp_path / "preds" / "tiny-lm-eval-direct_receipt" / f"{SPLIT}-seed0.jsonl"
+    records = read_predictions(records_file)
     assert {s["doc"]["id"]: s["filtered_resps"][0] for s in logged} == {
         r.example_id: r.raw_output for r in records
     }
-    assert all(r.raw_output for r in records)  # six tokens of text, kept whole
+    assert all(r.raw_output for r in records)  # four tokens of text, kept whole
+    assert not not_in_docs(records_file.read_text(encoding="utf-8").splitlines()[:1])
     contexts = [s["arguments"]["gen_args_0"]["arg_0"] for s in logged]
     assert contexts == [prompt_of(s["doc"]["prompt"]) for s in logged]
-    summary = json.loads(
-        (tmp_path / "predictions" / "tiny-cube" / f"{SPLIT}-seed0.import.json").read_text()
-    )
+    summary = json.loads(records_file.with_name(f"{SPLIT}-seed0.import.json").read_text())
     assert summary["harness"] == "lm-eval" and summary["harness_version"] == "0.4.13"
-    assert summary["model"] == str(model_dir) and summary["records"] == FEW
+    assert summary["model"] == str(model_dir) and summary["records"] == 30
+    # the worked example ends in the tables, the harness's model in its own rows
+    tables = tmp_path / "tables"
+    argv = ["tables", f"data_dir={small_bench}", f"metrics={tmp_path / 'metrics.json'}",
+            f"out_dir={tables}"]  # fmt: skip
+    assert main(argv) == 0
+    assert not not_in_docs(as_in_docs(capsys.readouterr().out, names))
+    assert not not_in_docs(table_rows(tables / "tables" / "shift.md", "tiny-lm-eval-"))
 
 
 class ScriptedLM(LM):  # type: ignore[misc]
@@ -160,13 +202,13 @@ def scripted_run(small_bench: Path, tmp_path_factory: pytest.TempPathFactory) ->
     tmp = tmp_path_factory.mktemp("scripted")
     tasks = export(small_bench, tmp / "tasks", "instruction=true")
     scripts = {t: Script(small_bench, t) for t in TARGETS_ALL}
-    return run(tasks, tmp / "lm_eval_out", ScriptedLM(scripts), num_fewshot=1)
+    return run(tasks, tmp / "lm_eval_out", ScriptedLM(scripts), num_fewshot=1)[0]
 
 
 def test_scripted_answers_score_alike_in_lm_eval_and_analyze(
     small_bench: Path, scripted_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    analyze = import_and_analyze(small_bench, scripted_run, tmp_path, "scripted", 30, capsys)
+    analyze, _ = import_and_analyze(small_bench, scripted_run, tmp_path, "scripted", 30, capsys)
     reported = harness_metrics(scripted_run)
     for target in TARGETS_ALL:
         assert_same(reported[f"reasonbench_{target}"], analyze[f"scripted-{target}"][SPLIT])
