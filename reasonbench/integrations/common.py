@@ -20,7 +20,7 @@ from typing import Any
 from reasonbench.analysis.gold import GOLD_COLUMNS, gold_from_row
 from reasonbench.analysis.metrics import METRICS, applicable
 from reasonbench.analysis.scoring import carried, score
-from reasonbench.io import manifest_hash, read_manifest, read_split
+from reasonbench.io import data_identity, read_manifest, read_split
 from reasonbench.models.prompting import model_input
 from reasonbench.predictions.answers import answer_record
 from reasonbench.predictions.record import PredictionRecord
@@ -80,11 +80,11 @@ def provenance(data_dir: Path) -> dict[str, Any]:
     """The build a task reads, as its log records it (an import checks it against its own)."""
     from reasonbench import __version__
 
-    manifest = read_manifest(data_dir, required=True)
+    identity = data_identity(read_manifest(data_dir, required=True))
     return {
         "data_dir": str(data_dir.resolve()),
-        "manifest_sha256": manifest_hash(manifest),
-        "benchmark": manifest.get("config", {}).get("name"),
+        "manifest_sha256": identity.manifest_sha256,
+        "benchmark": identity.benchmark,
         "reasonbench": __version__,
     }
 

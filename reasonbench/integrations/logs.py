@@ -17,7 +17,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,7 @@ from reasonbench.integrations.common import (
     ratio,
     task_rows,
 )
-from reasonbench.io import OutputDir, manifest_hash, read_manifest, split_names
+from reasonbench.io import DataIdentity, OutputDir, data_identity, read_manifest, split_names
 from reasonbench.predictions import JsonlWriter
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.registry import Registry
@@ -379,8 +379,7 @@ def import_logs(logs: Sequence[TaskLog], settings: ImportSettings, command: str)
     """Check every log, then write each as ``<predictions_dir>/<method>/<split>-seed<seed>.jsonl``."""
     from reasonbench.evaluate.outputs import check_method_unique
 
-    manifest = read_manifest(settings.data_dir, required=True)
-    build_sha = manifest_hash(manifest)
+    identity = data_identity(read_manifest(settings.data_dir, required=True))
     methods = [method_name(settings.name, log) for log in logs]
     keys = [(m, log.split) for m, log in zip(methods, logs, strict=True)]
     twice = sorted(k for k, n in Counter(keys).items() if n > 1)
@@ -392,6 +391,7 @@ def import_logs(logs: Sequence[TaskLog], settings: ImportSettings, command: str)
             f"{len(files)} logs hold the same model, target and split (method {twice[0][0]!r}, "
             f"split {twice[0][1]}): {_examples(files)}; give one of them as log=<file>"
         )
+    build_sha = identity.manifest_sha256
     done = [convert(log, settings, build_sha, m) for log, m in zip(logs, methods, strict=True)]
     # one OutputDir per method directory: its ledger is read once and written once, so the
     # splits of one model imported together are all recorded as reasonbench's files
@@ -415,17 +415,13 @@ def import_logs(logs: Sequence[TaskLog], settings: ImportSettings, command: str)
                 with out.writing(data_file) as tmp, JsonlWriter(tmp) as writer:
                     for record in item.records:
                         writer.write(record)
-                summary = _summary(item, settings, manifest, build_sha, data_file)
+                summary = _summary(item, settings, identity, data_file)
                 out.write_json(summary_file(item.log.split, settings.seed), summary)
     return done
 
 
 def _summary(
-    item: Imported,
-    settings: ImportSettings,
-    manifest: Mapping[str, Any],
-    build_sha: str,
-    data_file: str,
+    item: Imported, settings: ImportSettings, identity: DataIdentity, data_file: str
 ) -> dict[str, Any]:
     log = item.log
     return {
@@ -442,8 +438,8 @@ def _summary(
         "trim": log.trim,
         "data": {
             "data_dir": str(settings.data_dir),
-            "manifest_sha256": build_sha,
-            "benchmark": manifest.get("config", {}).get("name"),
+            "manifest_sha256": identity.manifest_sha256,
+            "benchmark": identity.benchmark,
         },
         "files": [data_file],
         "records": len(item.records),
