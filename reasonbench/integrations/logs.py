@@ -171,7 +171,8 @@ def read_lm_eval(path: Path) -> list[TaskLog]:
             model_args.get("pretrained") if isinstance(model_args, dict) else None
         )
         for task, task_config in sorted(data["configs"].items()):
-            ours = (task_config.get("metadata") or {}).get("reasonbench")
+            meta = task_config.get("metadata") if isinstance(task_config, dict) else None
+            ours = meta.get("reasonbench") if isinstance(meta, dict) else None
             if ours is None:
                 continue  # another task of the same run
             task_meta = _Task.of(ours, f"{results} ({task})")
