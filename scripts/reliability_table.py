@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "reliability.md"
@@ -153,6 +154,115 @@ def _planted_checkpoint(tmp: Path, bench: Path) -> None:
         assert main([*argv, "stop_after_steps=1"]) == 0
     state = tmp / "run" / "checkpoints" / "step-00000001" / checkpoint.STATE_FILE
     torch.save({**checkpoint.read_state(state), "counters": _Payload(tmp / "ran")}, state)
+
+
+# harness logs (import-lm-eval, import-inspect): logs as each harness writes them, of the
+# direct_verdict task on split shift_depth, every answer right (docs/integrations.md)
+STAMP = "2026-01-01T00-00-00.000000"
+LM_EVAL = ("import-lm-eval", "log=<tmp>/lm_eval_out", "data_dir=<bench>",
+           "predictions_dir=<tmp>/preds")  # fmt: skip
+INSPECT = ("import-inspect", "log=<tmp>/logs", "data_dir=<bench>", "predictions_dir=<tmp>/preds")
+
+
+def _task_rows(bench: Path, split: str = "shift_depth") -> list[dict[str, Any]]:
+    from reasonbench.integrations.common import TaskSpec, task_rows
+
+    return task_rows(TaskSpec(bench, split, "direct_verdict"))
+
+
+def _ours(bench: Path, **change: object) -> dict[str, object]:
+    """The ``reasonbench`` metadata of an exported task or of the inspect task."""
+    from reasonbench.integrations.common import provenance
+
+    return {**provenance(bench), "split": "shift_depth", "target": "direct_verdict",
+            "trim": True, **change}  # fmt: skip
+
+
+def _lm_eval_log(
+    tmp: Path, bench: Path, limit: int | None = None, samples: bool = True, stamp: str = STAMP,
+    rows_of: str = "shift_depth", reported: float = 1.0, **change: object,
+) -> None:  # fmt: skip
+    """What ``lm_eval ... --log_samples --output_path <tmp>/lm_eval_out`` writes."""
+    import json
+
+    out = tmp / "lm_eval_out" / "tiny"
+    out.mkdir(parents=True, exist_ok=True)
+    task = "reasonbench_direct_verdict"
+    meta = {"version": 1, "reasonbench": _ours(bench, **change)}
+    results = {
+        "results": {task: {"alias": task, "revised_verdict_accuracy,none": reported}},
+        "configs": {task: {"task": task, "metadata": meta}},
+        "config": {"model": "hf", "model_args": {"pretrained": "tiny"}, "limit": limit},
+        "model_name": "tiny",
+        "lm_eval_version": "0.4.13",
+    }
+    (out / f"results_{stamp}.json").write_text(json.dumps(results))
+    if samples:
+        rows = _task_rows(bench, rows_of)[:limit]
+        lines = [
+            json.dumps({"doc": {"id": r["id"]}, "filtered_resps": [r["answer"]]}) for r in rows
+        ]
+        (out / f"samples_{task}_{stamp}.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _lm_eval_twice(tmp: Path, bench: Path) -> None:
+    _lm_eval_log(tmp, bench)
+    _lm_eval_log(tmp, bench, stamp="2026-01-02T00-00-00.000000")  # run again, same output path
+
+
+def _lm_eval_other_tasks(tmp: Path, bench: Path) -> None:
+    import json
+
+    (tmp / "lm_eval_out" / "gpt2").mkdir(parents=True)
+    results = {"results": {"hellaswag": {"acc,none": 0.3}}, "configs": {"hellaswag": {}}}
+    (tmp / "lm_eval_out" / "gpt2" / f"results_{STAMP}.json").write_text(json.dumps(results))
+
+
+def _method_taken(tmp: Path, bench: Path) -> None:
+    """The run, and a prediction file elsewhere already holding the method it would import as."""
+    import json
+
+    _lm_eval_log(tmp, bench)
+    (tmp / "preds" / "evaluated").mkdir(parents=True)
+    record = {"method": "tiny-direct_verdict"}  # a prediction file's first line names its method
+    (tmp / "preds" / "evaluated" / "seed0.jsonl").write_text(json.dumps(record) + "\n")
+
+
+def _eval_log(
+    tmp: Path, bench: Path, task: str = "reasonbench", status: str = "success", **change: object
+) -> None:
+    """What ``inspect eval ... --log-dir <tmp>/logs`` writes: one .eval log."""
+    from inspect_ai.log import (
+        EvalConfig,
+        EvalDataset,
+        EvalLog,
+        EvalSample,
+        EvalSpec,
+        write_eval_log,
+    )
+    from inspect_ai.model import ModelOutput
+
+    ours = {"reasonbench": _ours(bench, **change)} if task == "reasonbench" else {}
+    spec = EvalSpec(created="2026-01-01T00:00:00+00:00", task=task, dataset=EvalDataset(),
+                    model="openai-api/local/tiny", config=EvalConfig(), metadata=ours)  # fmt: skip
+    samples = [
+        EvalSample(
+            id=r["id"],
+            epoch=1,
+            input=r["prompt"],
+            target=r["answer"],
+            output=ModelOutput.from_content("tiny", r["answer"]),
+        )  # fmt: skip
+        for r in _task_rows(bench)
+    ]
+    (tmp / "logs").mkdir()
+    log = EvalLog(eval=spec, status=status, samples=samples)
+    write_eval_log(log, str(tmp / "logs" / "run.eval"))
+
+
+def _not_an_eval_log(tmp: Path, bench: Path) -> None:
+    (tmp / "logs").mkdir()
+    (tmp / "logs" / "run.eval").write_text("not a zip archive")
 
 
 CASES: tuple[Case, ...] = (
@@ -382,6 +492,90 @@ CASES: tuple[Case, ...] = (
     ),
     Case("inputs", "a negative tolerance", ("compare", "left=<bench>", "right=<bench>", "rtol=-1")),
     Case("inputs", "compare with one side left out", ("compare", "right=<bench>")),
+    Case("harness logs", "import-lm-eval without a log", ("import-lm-eval", "data_dir=<bench>")),
+    Case("harness logs", "an lm_eval output path that is not there", LM_EVAL),
+    Case(
+        "harness logs",
+        "an lm_eval output path without results",
+        LM_EVAL,
+        lambda tmp, bench: (tmp / "lm_eval_out").mkdir(),
+    ),
+    Case(
+        "harness logs",
+        "a per-sample log given instead of the results file",
+        (
+            "import-lm-eval",
+            f"log=<tmp>/lm_eval_out/tiny/samples_reasonbench_direct_verdict_{STAMP}.jsonl",
+            "data_dir=<bench>",
+            "predictions_dir=<tmp>/preds",
+        ),
+        _lm_eval_log,
+    ),  # fmt: skip
+    Case("harness logs", "an lm_eval run of other tasks only", LM_EVAL, _lm_eval_other_tasks),
+    Case(
+        "harness logs",
+        "an lm_eval run without --log_samples",
+        LM_EVAL,
+        lambda tmp, bench: _lm_eval_log(tmp, bench, samples=False),
+    ),
+    Case(
+        "harness logs",
+        "an lm_eval run with --limit 4",
+        LM_EVAL,
+        lambda tmp, bench: _lm_eval_log(tmp, bench, limit=4),
+    ),
+    Case("harness logs", "lm_eval run twice into one output path", LM_EVAL, _lm_eval_twice),
+    Case(
+        "harness logs",
+        "logs of another build",
+        LM_EVAL,
+        lambda tmp, bench: _lm_eval_log(tmp, bench, manifest_sha256="0" * 64),
+    ),
+    Case(
+        "harness logs",
+        "per-sample logs of another split beside the results",
+        LM_EVAL,
+        lambda tmp, bench: _lm_eval_log(tmp, bench, rows_of="test_locked"),
+    ),
+    Case(
+        "harness logs",
+        "a log scored by another reasonbench version",
+        LM_EVAL,
+        lambda tmp, bench: _lm_eval_log(tmp, bench, reported=0.5),
+    ),
+    Case("harness logs", "a model name another prediction file holds", LM_EVAL, _method_taken),
+    Case(
+        "harness logs",
+        "a name that cannot name a directory",
+        (*LM_EVAL, "name=org/model"),
+        _lm_eval_log,
+    ),
+    Case("harness logs", "an inspect log directory that is not there", INSPECT),
+    Case("harness logs", "a file that is not an inspect log", INSPECT, _not_an_eval_log),
+    Case(
+        "harness logs",
+        "an inspect log of another task",
+        INSPECT,
+        lambda tmp, bench: _eval_log(tmp, bench, task="theory_of_mind"),
+    ),
+    Case(
+        "harness logs",
+        "an inspect run that did not finish",
+        INSPECT,
+        lambda tmp, bench: _eval_log(tmp, bench, status="cancelled"),
+    ),
+    Case(
+        "harness logs",
+        "inspect logs of a split the build does not have",
+        INSPECT,
+        lambda tmp, bench: _eval_log(tmp, bench, split="test_v2"),
+    ),
+    Case(
+        "harness logs",
+        "inspect logs of another build",
+        INSPECT,
+        lambda tmp, bench: _eval_log(tmp, bench, manifest_sha256="f" * 64),
+    ),
 )
 
 

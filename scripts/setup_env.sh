@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment in .venv from the pinned constraints.
-# Re-running is cheap: the install is skipped when constraints.txt and pyproject.toml are unchanged.
+# Re-running is cheap: the install is skipped when constraints.txt, pyproject.toml and the extras
+# installed are unchanged. The extras: dev (tests, lint) and the two evaluation harnesses the
+# integration tests run (lm-eval, inspect; docs/integrations.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,8 +14,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$PYTHON" -m venv "$VENV"
 fi
 
+EXTRAS="dev,lm-eval,inspect"
 stamp="$VENV/.reasonbench-install"
-want="$(cat constraints.txt pyproject.toml | sha256sum | cut -d' ' -f1)"
+want="$( (cat constraints.txt pyproject.toml; echo "$EXTRAS") | sha256sum | cut -d' ' -f1)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   echo "[setup] $VENV is up to date"
   exit 0
@@ -25,6 +28,6 @@ if [ -d /opt/wheels ]; then extra+=(--find-links /opt/wheels); fi
 
 echo "[setup] installing reasonbench and pinned dependencies into $VENV (first run takes minutes)"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-"$VENV/bin/python" -m pip install --quiet "${extra[@]}" -c constraints.txt -e ".[dev]"
+"$VENV/bin/python" -m pip install --quiet "${extra[@]}" -c constraints.txt -e ".[$EXTRAS]"
 echo "$want" > "$stamp"
 echo "[setup] done"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt, family_masks
@@ -28,41 +30,48 @@ class Gold:
         return "stable" if self.receipt.min_size is None else str(self.receipt.min_size)
 
 
+GOLD_COLUMNS = (
+    "id",
+    "split",
+    "unit_id",
+    "stratum",
+    "cube",
+    "old_verdict",
+    "new_verdict",
+    "receipt",
+    "control",
+    "parent_id",
+    "proof_depth",
+)
+"""The split columns a :class:`Gold` is built from."""
+
+
+def gold_from_row(row: Mapping[str, Any]) -> Gold:
+    """One example's gold from its benchmark row (at least :data:`GOLD_COLUMNS`)."""
+    cube = Cube.from_cells(json.loads(row["cube"]))
+    sets = family_masks(json.loads(row["receipt"]), cube.sources)
+    receipt = Receipt(cube.sources, row["old_verdict"], row["new_verdict"], sets)
+    return Gold(
+        row["id"],
+        row["split"],
+        row["unit_id"],
+        row["stratum"],
+        cube,
+        receipt,
+        row["control"],
+        row["parent_id"],
+        row["proof_depth"],
+    )
+
+
 def load_gold(data_dir: Path, splits: tuple[str, ...] | None = None) -> dict[str, Gold]:
     """example id → gold, from ``<split>.parquet`` files (and ``cardinality/`` if present)."""
-    present = split_names(data_dir)
     out: dict[str, Gold] = {}
-    columns = [
-        "id",
-        "split",
-        "unit_id",
-        "stratum",
-        "cube",
-        "old_verdict",
-        "new_verdict",
-        "receipt",
-        "control",
-        "parent_id",
-        "proof_depth",
-    ]
-    for split in present:
+    for split in split_names(data_dir):
         if splits is not None and split not in splits:
             continue
-        for row in read_split(data_dir, split, columns):
-            cube = Cube.from_cells(json.loads(row["cube"]))
-            sets = family_masks(json.loads(row["receipt"]), cube.sources)
-            receipt = Receipt(cube.sources, row["old_verdict"], row["new_verdict"], sets)
-            out[row["id"]] = Gold(
-                row["id"],
-                row["split"],
-                row["unit_id"],
-                row["stratum"],
-                cube,
-                receipt,
-                row["control"],
-                row["parent_id"],
-                row["proof_depth"],
-            )
+        for row in read_split(data_dir, split, GOLD_COLUMNS):
+            out[row["id"]] = gold_from_row(row)
     return out
 
 

@@ -13,6 +13,7 @@ from reasonbench.cli import (
     clauses,
     evaluate,
     hydra_app,
+    integrations,
     judge_card,
     learning,
     receipt,
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     judge_card.add_parser(subparsers)
     evaluate.add_parser(subparsers)
     certify.add_parser(subparsers)
+    integrations.add_parsers(subparsers)
     return parser
 
 

@@ -451,6 +451,27 @@ class ClausesAuditSchema:
     json: bool = MISSING
 
 
+@dataclass
+class ExportLmEvalSchema:
+    data_dir: str = MISSING
+    out_dir: str = MISSING
+    split: str = MISSING
+    targets: list[str] | None = None
+    instruction: bool = MISSING
+    trim: bool = MISSING
+    overwrite: bool = MISSING
+
+
+@dataclass
+class ImportLogsSchema:
+    log: str = MISSING
+    data_dir: str = MISSING
+    predictions_dir: str = MISSING
+    name: str | None = None
+    seed: int = MISSING
+    overwrite: bool = MISSING
+
+
 for _name, _schema in (
     ("receipt", ReceiptSchema),
     ("verify", VerifySchema),
@@ -466,6 +487,9 @@ for _name, _schema in (
     ("train", TrainSchema),
     ("predict", PredictSchema),
     ("certify", CertifySchema),
+    ("export_lm_eval", ExportLmEvalSchema),
+    ("import_lm_eval", ImportLogsSchema),
+    ("import_inspect", ImportLogsSchema),
 ):
     SCHEMAS.register(_name, _schema)
 

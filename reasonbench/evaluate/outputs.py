@@ -60,10 +60,15 @@ def _first_method(path: Path) -> str | None:
         return None  # not a prediction file this check can read: analyze will say more
 
 
-def check_method_unique(out_dir: Path, predictions_dir: Path, method: str) -> None:
+def check_method_unique(
+    out_dir: Path,
+    predictions_dir: Path,
+    method: str,
+    rename: str = "set judge.name to another name",
+) -> None:
     """No prediction file outside ``out_dir`` holds ``method``. Each prediction file holds one
     method in this project (predict, baselines and evaluate write one each), so its first record
-    names it."""
+    names it. ``rename`` is the way out the refusal names (the calling command's key)."""
     if not predictions_dir.is_dir():
         return
     ours = out_dir.resolve()
@@ -73,5 +78,5 @@ def check_method_unique(out_dir: Path, predictions_dir: Path, method: str) -> No
         if _first_method(path) == method:
             raise EvaluateError(
                 f"method {method!r} already has predictions in {path}; analyze would count it "
-                "twice: set judge.name to another name"
+                f"twice: {rename}"
             )

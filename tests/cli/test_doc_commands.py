@@ -1,11 +1,14 @@
 """Every ``reasonbench ...`` command written in README.md and docs/ parses and composes, so the
-documentation cannot drift from the CLI (a renamed key or group fails here, not for a reader)."""
+documentation cannot drift from the CLI (a renamed key or group fails here, not for a reader).
+The evaluation harnesses' commands (``lm_eval ...``, ``inspect eval ...``, docs/integrations.md)
+parse with the harness's own command line, where that extra is installed."""
 
 from __future__ import annotations
 
 import importlib.util
 import re
 import shlex
+from inspect import signature
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,7 @@ DOCS = [
 FENCE = re.compile(r"```[a-z]*\n(.*?)```", re.DOTALL)
 INLINE = re.compile(r"`(reasonbench [^`]+)`")
 COMMAND = re.compile(r"^reasonbench [a-z][a-z-]*(\s|$)")
+HARNESS = re.compile(r"^(lm_eval|inspect eval) ")
 # a shell's && || ; | between commands, not inside quotes (sh -c 'judge | tail -n 1' is one word):
 # what follows it on the line has balanced quotes
 SEPARATOR = re.compile(r"""\s*(?:&&|\|\||;|\|)\s*(?=(?:[^'"]|'[^']*'|"[^"]*")*$)""")
@@ -41,7 +45,7 @@ SUBMITIT = _has_submitit()
 PARSER = build_parser()  # registers the Hydra subcommands (HYDRA_APPS)
 
 
-def _lines(text: str) -> list[str]:
+def _lines(text: str, command: re.Pattern[str] = COMMAND) -> list[str]:
     blocks = [b.replace("\\\n", " ") for b in FENCE.findall(text)]
     lines = [line for block in blocks for line in block.splitlines()]
     lines += INLINE.findall(FENCE.sub("", text))
@@ -50,15 +54,15 @@ def _lines(text: str) -> list[str]:
         line = line.strip().removeprefix("$ ")
         for part in SEPARATOR.split(line):
             part = re.sub(r"^([A-Z_][A-Z0-9_]*=\S*\s+)+", "", part)  # VAR=value before a command
-            if COMMAND.match(part):  # not a benchmark table row like "reasonbench (bitmask cells)"
+            if command.match(part):  # not a benchmark table row like "reasonbench (bitmask cells)"
                 out.append(part)
     return out
 
 
-def commands() -> list[tuple[str, str]]:
+def commands(command: re.Pattern[str] = COMMAND) -> list[tuple[str, str]]:
     found = []
     for path in DOCS:
-        for line in _lines(path.read_text(encoding="utf-8")):
+        for line in _lines(path.read_text(encoding="utf-8"), command):
             line = re.sub(r"\s+#.*$", "", line)  # a trailing comment
             line = re.sub(r"\s*<\s*/dev/null.*$", "", line)
             found.append((path.relative_to(ROOT).as_posix(), line))
@@ -95,3 +99,30 @@ def test_documented_command_parses_and_composes(
     else:
         args = [w for w in words if not (w.startswith("[") or w.endswith("]"))]
         PARSER.parse_args(args)  # SystemExit on a wrong option
+
+
+def test_the_docs_hold_harness_commands() -> None:
+    found = [line.split()[0] for _, line in commands(HARNESS)]
+    assert found.count("lm_eval") >= 3 and found.count("inspect") >= 3
+
+
+@pytest.mark.parametrize(("where", "line"), commands(HARNESS))
+def test_documented_harness_command_parses(where: str, line: str) -> None:
+    words = shlex.split(line)
+    if words[0] == "lm_eval":
+        pytest.importorskip("lm_eval", reason="the lm-eval extra")
+        from lm_eval._cli import HarnessCLI
+
+        HarnessCLI()._parser.parse_args(["run", *words[1:]])  # SystemExit on a wrong option
+        return
+    pytest.importorskip("inspect_ai", reason="the inspect extra")
+    from inspect_ai._cli.eval import eval_command
+
+    from reasonbench.integrations.inspect import reasonbench
+
+    context = eval_command.make_context("eval", words[2:])  # click: UsageError on a wrong option
+    # a path relative to the checkout: inspect_ai 0.3.285 fails on an absolute task file
+    task_file = context.params["tasks"][0]
+    assert (ROOT / task_file).is_file() and not Path(task_file).is_absolute(), task_file
+    keys = {arg.split("=", 1)[0] for arg in context.params["t"]}
+    assert keys <= set(signature(reasonbench).parameters), keys  # the task's arguments
