@@ -33,7 +33,7 @@ else:  # mutmut itself depends on toml before Python 3.11
     import toml as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-LINKED = ("reasonbench", "tests", "conf", "data")
+LINKED = ("reasonbench", "tests", "conf", "data", "docs")
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(reasonbench\.[^`]+)`\s*\|")
 
