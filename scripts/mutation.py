@@ -38,14 +38,20 @@ KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(reasonbench\.[^`]+)`\s*\|")
 
 
-def load_config() -> tuple[dict[str, object], dict[str, dict[str, list[str]]]]:
-    """The shared [tool.mutmut] and, per package, its tests and (optionally) the modules mutated."""
+# mutmut settings a package may set for itself, beside its tests and only_mutate
+OVERRIDABLE = ("timeout_constant", "timeout_multiplier")
+
+
+def load_config() -> tuple[dict[str, object], dict[str, dict[str, object]]]:
+    """The shared [tool.mutmut] and, per package, its tests, the modules mutated (optional) and
+    its own values of the OVERRIDABLE settings (optional)."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = data["tool"]["reasonbench"]["mutation"]
     return data["tool"]["mutmut"], {
         name: {
             "tests": list(spec["tests"]),
             "only_mutate": list(spec.get("only_mutate", [f"reasonbench/{name}/*"])),
+            **{key: spec[key] for key in OVERRIDABLE if key in spec},
         }
         for name, spec in packages.items()
     }
@@ -58,7 +64,7 @@ def toml_value(value: object) -> str:
     return json.dumps(value)
 
 
-def prepare(package: str, common: dict[str, object], spec: dict[str, list[str]]) -> Path:
+def prepare(package: str, common: dict[str, object], spec: dict[str, object]) -> Path:
     work = ROOT / "mutants" / package
     work.mkdir(parents=True, exist_ok=True)
     for name in LINKED:
@@ -67,6 +73,7 @@ def prepare(package: str, common: dict[str, object], spec: dict[str, list[str]])
             link.symlink_to(os.path.relpath(ROOT / name, work), target_is_directory=True)
     settings = {
         **common,
+        **{key: spec[key] for key in OVERRIDABLE if key in spec},
         "only_mutate": spec["only_mutate"],
         "pytest_add_cli_args_test_selection": spec["tests"],
     }
