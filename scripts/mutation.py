@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LINKED = ("reasonbench", "tests", "conf", "data", "docs")
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(reasonbench\.[^`]+)`\s*\|")
+MUTANT_NAME = re.compile(r"\.x(?:_|ǁ)")  # module, then x_<function> or xǁ<class>ǁ<method>
 
 
 # mutmut settings a package may set for itself, beside its tests and only_mutate
@@ -127,6 +128,11 @@ def read_statuses(work: Path) -> dict[str, str]:
     return statuses
 
 
+def module_of(mutant: str) -> str:
+    """``reasonbench.core.cube.xǁCubeǁfrom_cells__mutmut_6`` -> ``reasonbench.core.cube``."""
+    return MUTANT_NAME.split(mutant, maxsplit=1)[0]
+
+
 def percent(killed: int, total: int) -> str:
     return f"{100 * killed / total:.1f} %" if total else "n/a"
 
@@ -139,6 +145,16 @@ def report(score: Score, equivalent: dict[str, str], work: Path, diffs: bool) ->
     known = {n for n in score.statuses if n in equivalent}
     k2, t2 = score.count(known)
     print(f"[mutation]   without {len(known)} equivalent: {k2}/{t2} ({percent(k2, t2)})")
+    for module in sorted({module_of(n) for n in score.statuses}):
+        part = Score(module, {n: v for n, v in score.statuses.items() if module_of(n) == module})
+        k, t = part.count()
+        same = {n for n in part.statuses if n in equivalent}
+        k3, t3 = part.count(same)
+        unrun = sum(v == "not checked" for v in part.statuses.values())
+        print(
+            f"[mutation]   {module}: {k}/{t} ({percent(k, t)}), without {len(same)} equivalent "
+            f"{k3}/{t3} ({percent(k3, t3)})" + (f", {unrun} not run yet" if unrun else "")
+        )
     for name, status in sorted(score.statuses.items()):
         if status in KILLED or status == "skipped" or name in equivalent:
             continue
