@@ -33,19 +33,26 @@ else:  # mutmut itself depends on toml before Python 3.11
     import toml as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-LINKED = ("reasonbench", "tests", "conf", "data")
+LINKED = ("reasonbench", "tests", "conf", "data", "docs")
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(reasonbench\.[^`]+)`\s*\|")
+MUTANT_NAME = re.compile(r"\.x(?:_|ǁ)")  # module, then x_<function> or xǁ<class>ǁ<method>
 
 
-def load_config() -> tuple[dict[str, object], dict[str, dict[str, list[str]]]]:
-    """The shared [tool.mutmut] and, per package, its tests and (optionally) the modules mutated."""
+# mutmut settings a package may set for itself, beside its tests and only_mutate
+OVERRIDABLE = ("timeout_constant", "timeout_multiplier")
+
+
+def load_config() -> tuple[dict[str, object], dict[str, dict[str, object]]]:
+    """The shared [tool.mutmut] and, per package, its tests, the modules mutated (optional) and
+    its own values of the OVERRIDABLE settings (optional)."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     packages = data["tool"]["reasonbench"]["mutation"]
     return data["tool"]["mutmut"], {
         name: {
             "tests": list(spec["tests"]),
             "only_mutate": list(spec.get("only_mutate", [f"reasonbench/{name}/*"])),
+            **{key: spec[key] for key in OVERRIDABLE if key in spec},
         }
         for name, spec in packages.items()
     }
@@ -58,7 +65,7 @@ def toml_value(value: object) -> str:
     return json.dumps(value)
 
 
-def prepare(package: str, common: dict[str, object], spec: dict[str, list[str]]) -> Path:
+def prepare(package: str, common: dict[str, object], spec: dict[str, object]) -> Path:
     work = ROOT / "mutants" / package
     work.mkdir(parents=True, exist_ok=True)
     for name in LINKED:
@@ -67,6 +74,7 @@ def prepare(package: str, common: dict[str, object], spec: dict[str, list[str]])
             link.symlink_to(os.path.relpath(ROOT / name, work), target_is_directory=True)
     settings = {
         **common,
+        **{key: spec[key] for key in OVERRIDABLE if key in spec},
         "only_mutate": spec["only_mutate"],
         "pytest_add_cli_args_test_selection": spec["tests"],
     }
@@ -120,6 +128,11 @@ def read_statuses(work: Path) -> dict[str, str]:
     return statuses
 
 
+def module_of(mutant: str) -> str:
+    """``reasonbench.core.cube.xǁCubeǁfrom_cells__mutmut_6`` -> ``reasonbench.core.cube``."""
+    return MUTANT_NAME.split(mutant, maxsplit=1)[0]
+
+
 def percent(killed: int, total: int) -> str:
     return f"{100 * killed / total:.1f} %" if total else "n/a"
 
@@ -132,6 +145,16 @@ def report(score: Score, equivalent: dict[str, str], work: Path, diffs: bool) ->
     known = {n for n in score.statuses if n in equivalent}
     k2, t2 = score.count(known)
     print(f"[mutation]   without {len(known)} equivalent: {k2}/{t2} ({percent(k2, t2)})")
+    for module in sorted({module_of(n) for n in score.statuses}):
+        part = Score(module, {n: v for n, v in score.statuses.items() if module_of(n) == module})
+        k, t = part.count()
+        same = {n for n in part.statuses if n in equivalent}
+        k3, t3 = part.count(same)
+        unrun = sum(v == "not checked" for v in part.statuses.values())
+        print(
+            f"[mutation]   {module}: {k}/{t} ({percent(k, t)}), without {len(same)} equivalent "
+            f"{k3}/{t3} ({percent(k3, t3)})" + (f", {unrun} not run yet" if unrun else "")
+        )
     for name, status in sorted(score.statuses.items()):
         if status in KILLED or status == "skipped" or name in equivalent:
             continue

@@ -11,7 +11,7 @@ from reasonbench.core import GNA, Answer, Cube, receipt_of
 from reasonbench.predictions.answers import answer_record
 from reasonbench.targets import ParseFailure
 
-__all__ = ["CHANGED", "STABLE", "gold", "scored"]
+__all__ = ["CHANGED", "STABLE", "gold", "per_seed", "scored"]
 
 CHANGED = (
     "deny",
@@ -61,3 +61,23 @@ def scored(
         confidence_source=None if confidence is None else "seq_prob",
     )
     return score(g, record)
+
+
+def per_seed(method: str, rights: list[list[bool]], units: int = 6) -> dict[int, list[Scored]]:
+    """seed -> scored rows; rights[s][i]: example i right in seed s (examples over ``units``
+    units, every third one stable, odd ones logical and even ones organizational)."""
+    out = {}
+    for s, row in enumerate(rights):
+        rows = []
+        for i, ok in enumerate(row):
+            g = gold(f"e{i:03d}", CHANGED if i % 3 else STABLE, unit=f"u{i % units}",
+                     stratum="logical" if i % 2 else "organizational")  # fmt: skip
+            truth = Answer.of_receipt(g.receipt)
+            said = (
+                truth
+                if ok
+                else Answer(truth.old, truth.old if not g.receipt.stable else "approve", (7,))
+            )
+            rows.append(scored(g, said, method=method, seed=s))
+        out[s] = rows
+    return out

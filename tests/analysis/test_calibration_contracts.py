@@ -5,12 +5,15 @@ fitted on, what each map kind computes, and the per-seed, per-source maps of
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reasonbench.analysis.calibration import (
+    MAP_KINDS,
     MIN_POINTS,
     CalibrationMaps,
     calibrated_changes,
@@ -67,6 +70,17 @@ def test_bin_edges_with_ten_bins() -> None:
     assert [b.count for b in table] == [0, 0, 0, 0, 1, 2, 0, 0, 0, 1]
     assert (table[5].confidence, table[5].accuracy) == (0.5, 0.5)
     assert (table[9].confidence, table[9].accuracy) == (1.0, 0.0)
+
+
+def test_ten_bins_by_default_and_every_confidence_counted_once() -> None:
+    default = reliability([], [])
+    assert [b.low for b in default] == pytest.approx([i / 10 for i in range(10)])
+    assert [b.count for b in default] == [0] * 10
+    # a confidence a hair outside [0, 1] (float rounding in a confidence source) still counts,
+    # in the end bin it is closest to: the ECE's weights are over every test point
+    table = reliability([-1e-12, 0.3, 1 + 1e-12], [True, False, True], bins=4)
+    assert [b.count for b in table] == [1, 1, 0, 1]
+    assert (table[0].confidence, table[3].confidence) == (-1e-12, 1 + 1e-12)
 
 
 def test_ece_counts_all_wrong_and_zero_confidence_bins() -> None:
@@ -143,6 +157,30 @@ def test_platt_never_reverses_the_ranking() -> None:
     assert maps.calibrate_many("s", [0.0, 0.5, 1.0]) == pytest.approx([base] * 3, abs=1e-12)
 
 
+def test_platt_with_a_slope_below_one_keeps_its_fitted_intercept() -> None:
+    # confidence 0: 5 of 10 right, confidence 1: 6 of 10: the maximum-likelihood logistic map
+    # goes through both observed rates (slope log 1.5 ≈ 0.41, intercept 0), not through the
+    # pooled base rate 11/20 (the constant fallback of a non-positive slope)
+    points = [(0.0, i < 5) for i in range(10)] + [(1.0, i < 6) for i in range(10)]
+    maps = CalibrationMaps("platt").fit(decisions(points))
+    assert maps.calibrate_many("s", [0.0, 1.0]) == pytest.approx([0.5, 0.6], abs=1e-4)
+
+
+def test_a_registered_map_kind_is_used_and_clipped_to_probabilities() -> None:
+    # a third-party map may overshoot: calibrated confidences stay within [0, 1]
+    def overshoot(x: np.ndarray, y: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        return lambda c: 4 * c - 2
+
+    MAP_KINDS.register("overshoot", overshoot)
+    try:
+        maps = CalibrationMaps("overshoot").fit(
+            decisions([(i / 20, i % 2 == 0) for i in range(20)])
+        )
+        assert maps.calibrate_many("s", [0.0, 0.25, 0.5, 0.625, 1.0]) == [0.0, 0.0, 0.0, 0.5, 1.0]
+    finally:
+        MAP_KINDS.unregister("overshoot")
+
+
 def test_calibrate_many_keeps_missing_confidences_missing() -> None:
     maps = CalibrationMaps("isotonic").fit(decisions([(i / 20, i >= 10) for i in range(20)]))
     assert maps.calibrate_many("s", [None, 0.9, None, 0.0]) == [None, 1.0, None, 0.0]
@@ -183,7 +221,7 @@ def test_fit_report_raw_and_mapped() -> None:
 
 
 def record(
-    g: Gold, said: Answer, seed: int, split: str, conf: float, source: str
+    g: Gold, said: Answer, seed: int, split: str, conf: float | None, source: str | None
 ) -> PredictionRecord:
     return answer_record(
         example_id=g.example_id, method="m", seed=seed, split=split, target="direct_receipt",
@@ -213,6 +251,7 @@ def test_calibrated_changes_fit_per_seed_and_source_on_the_calibration_split() -
             ("dev", 0.7, "b", WRONG),
             ("test_locked", 0.3, "a", SAYS_STABLE),  # no predicted change: not listed
             ("dev", 0.1, "a", WRONG),
+            ("dev", None, None, RIGHT),  # no confidence: listed under source "none"
         ]:
             g = gold(f"{split}-{conf}", split=split)
             golds[g.example_id] = g
@@ -225,10 +264,12 @@ def test_calibrated_changes_fit_per_seed_and_source_on_the_calibration_split() -
             ("test_locked-0.4", "test_locked", "a", 0.4),
             ("dev-0.7", "dev", "b", 0.7),
             ("dev-0.1", "dev", "a", 0.1),
+            ("dev-None", "dev", "none", None),
         ]
     ]
     iso = [c.calibrated["isotonic"] for c in changes]
-    assert iso == [0.0, None, 0.0, 1.0, None, 0.0]  # seed 0: 0.4 < 0.5; seed 1: 0.4 > 0.25
+    # seed 0: 0.4 < 0.5; seed 1: 0.4 > 0.25
+    assert iso == [0.0, None, 0.0, None, 1.0, None, 0.0, None]
     for c in changes:
         assert set(c.calibrated) == {"isotonic", "platt"}
         calib = [
@@ -237,7 +278,7 @@ def test_calibrated_changes_fit_per_seed_and_source_on_the_calibration_split() -
             if r.seed == c.seed and r.split == "calibration"
         ]
         platt = CalibrationMaps("platt").fit(calib).calibrate(c.source, c.confidence)
-        assert c.calibrated["platt"] == platt and (platt is None) == (c.source == "b")
+        assert c.calibrated["platt"] == platt and (platt is None) == (c.source in ("b", "none"))
     # with fewer points required, "b" gets a map too: its two outcomes pool to 1/2
     few = calibrated_changes(records, golds, kinds=("isotonic",), min_points=2)
     assert [c.calibrated for c in few][:2] == [{"isotonic": 0.0}, {"isotonic": 0.5}]

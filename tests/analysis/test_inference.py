@@ -22,30 +22,10 @@ from reasonbench.analysis.inference import (
 )
 from reasonbench.analysis.metrics import RECEIPT_ACCURACY, REVISED_VERDICT_ACCURACY
 from reasonbench.analysis.record import Comparison, Effect
-from reasonbench.core import Answer
 from tests.analysis import synth
-from tests.analysis.helpers import CHANGED, STABLE, gold, scored
+from tests.analysis.helpers import per_seed
 
 OUTCOMES = [REVISED_VERDICT_ACCURACY, RECEIPT_ACCURACY]
-
-
-def per_seed(method: str, rights: list[list[bool]], units: int = 6):  # type: ignore[no-untyped-def]
-    """seed -> scored rows; rights[s][i]: example i right in seed s."""
-    out = {}
-    for s, row in enumerate(rights):
-        rows = []
-        for i, ok in enumerate(row):
-            g = gold(f"e{i:03d}", CHANGED if i % 3 else STABLE, unit=f"u{i % units}",
-                     stratum="logical" if i % 2 else "organizational")  # fmt: skip
-            truth = Answer.of_receipt(g.receipt)
-            said = (
-                truth
-                if ok
-                else Answer(truth.old, truth.old if not g.receipt.stable else "approve", (7,))
-            )
-            rows.append(scored(g, said, method=method, seed=s))
-        out[s] = rows
-    return out
 
 
 def test_fewer_seeds_are_averaged_over_their_own_seeds() -> None:

@@ -45,6 +45,15 @@ def test_analyze_output_validates_and_round_trips(
         MetricsReport.from_json(broken)
 
 
-def test_other_formats_are_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="format None, expected 'reasonbench.metrics/2'"):
-        MetricsReport.from_json({"methods": {}})
+@pytest.mark.parametrize(
+    ("data", "found"),
+    [({"methods": {}}, "None"), ({"format": "reasonbench.metrics/1"}, "'reasonbench.metrics/1'"),
+     ([], "'list'")],
+)  # fmt: skip
+def test_other_formats_are_refused_by_name(data: object, found: str) -> None:
+    with pytest.raises(RecordFormatError) as refused:
+        MetricsReport.from_json(data)
+    assert str(refused.value) == (
+        f"not a metrics file of this reasonbench: format {found}, expected "
+        "'reasonbench.metrics/2' (rerun 'reasonbench analyze')"
+    )

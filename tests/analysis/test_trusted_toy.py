@@ -6,20 +6,24 @@ for every mutant of ``analysis/trusted.py`` (docs/testing.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from reasonbench.analysis.calibration import calibrated_changes
+from reasonbench.analysis.calibration import MIN_POINTS, calibrated_changes
 from reasonbench.analysis.gold import Gold
 from reasonbench.analysis.scoring import score
 from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, two_plane_curves
 from reasonbench.analysis.two_plane import GRID, Certified, Route, TwoPlaneError
 from reasonbench.core.certify import certify_adaptive, certify_exhaustive
 from reasonbench.core.receipt import Receipt
+from reasonbench.core.state import EvaluatorState
 from reasonbench.io import read_split
+from reasonbench.strata.base import Adjudicator, Stratum
 from tests.analysis import synth
 from tests.conftest import toy_strata
 
@@ -55,7 +59,51 @@ def test_executions_reproduce_the_gold_at_the_adaptive_cost(toy_benchmark: Path)
         certify_adaptive(counted, sources)
         done = plane.certify(example_id)
         assert done == Certified(example_id, len(asked), 1 << len(sources))
-    assert plane.certify(ids[0]) is plane.certify(ids[0])  # executed once, then remembered
+        assert plane.certify(example_id) is done  # executed once, then remembered
+
+
+class Recording:
+    """A stratum that notes the context each adjudicator is built from."""
+
+    def __init__(self, inner: Stratum, contexts: list[object]) -> None:
+        self.inner, self.contexts = inner, contexts
+
+    def state_from_json(self, data: Mapping[str, Any]) -> EvaluatorState[Any]:
+        return self.inner.state_from_json(data)
+
+    def adjudicator(self, context: Mapping[str, Any]) -> Adjudicator:
+        self.contexts.append(context)
+        return self.inner.adjudicator(context)
+
+
+def test_registered_strata_are_loaded_once_and_adjudicate_in_the_stored_context(
+    toy_benchmark: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import reasonbench.analysis.trusted as trusted
+
+    gold = synth.gold_of(toy_benchmark)
+    by_stratum: dict[str, list[str]] = {}
+    for i in locked(gold, len(gold)):
+        by_stratum.setdefault(gold[i].stratum, []).append(i)
+    assert sorted(by_stratum) == sorted(toy_strata())
+    ids = [i for pair in zip(*(v[:6] for v in by_stratum.values()), strict=False) for i in pair]
+    contexts: list[object] = []
+    recording = {name: Recording(s, contexts) for name, s in toy_strata().items()}
+    loaded: list[str] = []
+
+    def load(name: str) -> Recording:
+        loaded.append(name)
+        return recording[name]
+
+    monkeypatch.setattr(trusted, "load_stratum", load)
+    given = TrustedPlane(toy_benchmark, gold, toy_strata())
+    expected = [given.certify(i) for i in ids]
+    assert loaded == []  # the strata given are used, none is loaded
+    plane = TrustedPlane(toy_benchmark, gold)  # the registered strata, loaded when first needed
+    assert [plane.certify(i) for i in ids] == expected
+    assert sorted(loaded) == sorted(set(toy_strata()))  # each loaded once
+    stored = {r["id"]: json.loads(r["context"]) for r in read_split(toy_benchmark, "test_locked")}
+    assert contexts == [stored[i] for i in ids] and all(contexts)
 
 
 def test_states_are_read_once_per_split_only_when_asked(
@@ -132,6 +180,7 @@ def test_curves_route_each_seeds_calibrated_predicted_changes(toy_benchmark: Pat
     grid = (GRID[0], Route("0.50", 0.5), GRID[-1])
     curves = two_plane_curves(records, gold, certify, ("test_locked",), "platt", 10, grid)
     assert list(curves) == [1, 3]
+    assert [p.threshold for p in curves[1]] == [None, 0.5, None]
     calibrated = {
         (c.seed, c.example_id): c.calibrated["platt"]
         for c in calibrated_changes(records, gold, ("platt",), 10)
@@ -154,3 +203,32 @@ def test_curves_route_each_seeds_calibrated_predicted_changes(toy_benchmark: Pat
         {r.example_id for r in records
          if r.split == "test_locked" and score(gold[r.example_id], r).predicted_change}
     )  # each case certified once, whatever the seeds  # fmt: skip
+
+
+def test_curves_defaults_and_which_seeds_they_cover(toy_benchmark: Path) -> None:
+    gold = synth.gold_of(toy_benchmark)
+    both = synth.records(gold, "m", "direct_receipt", [1], synth.constant(0.6),
+                         ("calibration", "test_locked"))  # fmt: skip
+    calibration_only = synth.records(gold, "m", "direct_receipt", [5], synth.constant(0.6),
+                                     ("calibration",))  # fmt: skip
+    evaluated_only = synth.records(gold, "m", "direct_receipt", [7], synth.constant(0.6),
+                                   ("test_locked",))  # fmt: skip
+    records = both + calibration_only + evaluated_only
+
+    def certify(example_id: str) -> Certified:
+        return Certified(example_id, 3, 8)
+
+    # a seed is a curve when it has evaluated records, calibration records or not
+    curves = two_plane_curves(records, gold, certify)
+    assert list(curves) == [1, 7]
+    # the defaults: test_locked, the isotonic map, MIN_POINTS, the whole grid
+    assert curves == two_plane_curves(records, gold, certify, ("test_locked",), "isotonic",
+                                      MIN_POINTS, GRID)  # fmt: skip
+    assert [p.route for p in curves[1]] == [r.label for r in GRID]
+    # seed 7 has no calibration records, so no map: every change is certified at every τ
+    assert all(p.uncalibrated == p.predicted_changes == p.certified for p in curves[7][1:])
+    assert curves[1][1].uncalibrated == 0  # seed 1 has a map (τ = 0 certifies nothing)
+    assert curves[1][1].certified == 0
+    # more points required than the calibration split has: no map for seed 1 either
+    strict = two_plane_curves(records, gold, certify, min_points=10**6)
+    assert all(p.uncalibrated == p.predicted_changes for p in strict[1])
