@@ -67,7 +67,10 @@ def test_only_a_metric_counting_every_example_once_is_bootstrapped(metric: str) 
     assert d is not None
     with pytest.raises(SettingsError) as refused:
         distribution(d, "a", metric)
-    assert str(refused.value) == f"co-primary metric {metric} must count every example once"
+    assert str(refused.value) == (
+        f"metric {metric} is bootstrapped and compared only where it counts every example once "
+        "(a rate over all examples of the split)"
+    )
 
 
 def test_a_comparison_entry() -> None:
@@ -79,5 +82,5 @@ def test_a_comparison_entry() -> None:
         ComparisonSpec.of({"name": "x", "a": "m1", "b": "m2", "with": 1})
     assert str(unknown.value) == (
         "comparison {'name': 'x', 'a': 'm1', 'b': 'm2', 'with': 1}: unknown key(s) ['with'] "
-        "(keys: a, b, by, family, name, split)"
+        "(keys: a, b, by, family, metrics, name, split)"
     )
