@@ -63,7 +63,10 @@ def test_model_judge_errors(tiny: Path, tmp_path: Path) -> None:
 
 def trained_adapter(tiny: Path, out: Path) -> Path:
     """A LoRA adapter with non-zero B matrices: unlike a fresh one (B = 0), it changes the
-    backbone's outputs, so a judge that dropped it would be caught."""
+    backbone's outputs, so a judge that dropped it would be caught. Every LoRA matrix is drawn
+    from one seeded generator: peft draws A from the global RNG, whose state depends on the tests
+    this process ran before (under pytest-xdist another order gave an adapter whose answers were
+    as empty as the plain model's)."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM
@@ -76,7 +79,7 @@ def trained_adapter(tiny: Path, out: Path) -> Path:
     generator = torch.Generator().manual_seed(0)
     with torch.no_grad():
         for name, p in peft_model.named_parameters():
-            if "lora_B" in name:
+            if "lora_A" in name or "lora_B" in name:
                 p.copy_(torch.randn(p.shape, generator=generator) * 0.5)
     peft_model.save_pretrained(out)
     return out
