@@ -273,6 +273,11 @@ CASES: tuple[Case, ...] = (
     Case("configuration", "a value outside its choices", ("train", "batching=fast")),
     Case("configuration", "an unknown config-group option", ("generate", "benchmark=smal")),
     Case("configuration", "a torch thread count below one", ("train", "threads=0")),
+    Case(
+        "configuration",
+        "a backbone source that is not registered",
+        ("train", "model=tiny", "model.source=tiyn", "data_dir=<bench>", "out_dir=<tmp>/run"),
+    ),
     Case("configuration", "adding a key that exists", ("generate", "+workers=3")),
     Case("configuration", "removing a key", ("generate", "~workers")),
     Case("configuration", "a required key left out", ("certify",)),

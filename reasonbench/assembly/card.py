@@ -108,7 +108,7 @@ Regenerate this build byte for byte with `{_regenerate(spec, bool(cardinality))}
 
 ## Statistics beside the paper
 
-{stats_table(stats)}
+{stats_table(stats, spec.strata)}
 
 Minimum receipt sizes among changed cases: {stats["receipt_size_distribution"]}.
 

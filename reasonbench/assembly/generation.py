@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -115,8 +115,7 @@ def generate(
         built = build(spec, strata, workers=workers, progress=progress, cardinality=cardinality)
         staging = _staging_dir(out_dir)
         try:
-            notes = [s.card_note for s in strata.values() if isinstance(s, SupportsCardNote)]
-            main_manifest = _write_all(spec, built, staging, notes)
+            main_manifest = _write_all(spec, built, staging, strata)
             replace_directory(staging, out_dir, is_benchmark_build, BUILD, overwrite)
         except BaseException:
             shutil.rmtree(staging, ignore_errors=True)  # never leave a half-written tree behind
@@ -125,11 +124,12 @@ def generate(
 
 
 def _write_all(
-    spec: BenchmarkSpec, built: Built, staging: Path, notes: Sequence[str] = ()
+    spec: BenchmarkSpec, built: Built, staging: Path, strata: Mapping[str, Stratum]
 ) -> dict[str, Any]:
-    stats = benchmark_stats(built.splits)
+    stats = benchmark_stats(built.splits, strata)
     write_splits(staging, built.splits)
     card_sizes = {name: len(rows) for name, rows in built.cardinality.items()}
+    notes = [s.card_note for s in strata.values() if isinstance(s, SupportsCardNote)]
     write_text(staging / "README.md", dataset_card(spec, stats, card_sizes, notes))
     main_manifest = manifest(staging, spec.to_json(), stats, exclude=(CARDINALITY_DIR + "/",))
     write_json(staging / MANIFEST, main_manifest)

@@ -112,14 +112,22 @@ def run_tables(cfg: DictConfig) -> int:
                 "tables", f"{path} not found (run 'reasonbench analyze' / 'generate' first)"
             )
     metrics = json.loads(metrics_path.read_text())
-    stats = json.loads(manifest_path.read_text())["stats"]
+    manifest = json.loads(manifest_path.read_text())
+    stats, strata = manifest["stats"], manifest["config"]["strata"]
     methods: Any = OmegaConf.to_container(cfg.methods, resolve=True)
     try:
         curves = [read_curve(Path(str(run))) for run in cfg.curves]
     except CurveError as exc:
         return fail("tables", f"{exc}, key curves")
     written = write_reports(
-        metrics, stats, paper_figures(), methods, Path(cfg.out_dir), bool(cfg.overwrite), curves
+        metrics,
+        stats,
+        paper_figures(),
+        methods,
+        Path(cfg.out_dir),
+        bool(cfg.overwrite),
+        curves,
+        strata,
     )
     print(
         f"wrote {len(written['tables'])} tables and {len(written['figures'])} figures under {cfg.out_dir}"

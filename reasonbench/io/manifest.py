@@ -25,13 +25,16 @@ __all__ = [
     "read_manifest",
     "sha256_file",
     "sha256_text",
+    "stat_label",
 ]
 
 MANIFEST = "MANIFEST.json"
 
 # The keys of a manifest's ``stats`` (what code, MANIFEST.json and data/paper_figures.yaml use),
 # and the label a reader sees in the dataset card and the statistics table: a reworded label
-# changes no key.
+# changes no key. ``{strata}`` is the build's strata joined by " + " (:func:`stat_label`); each
+# stratum's unit count ``<stratum>_<unit label>`` is not listed: it reads as its key with spaces
+# ("organizational clauses"), so a new stratum needs no entry here.
 STAT_LABELS = {
     "main_cases": "main cases (all splits)",
     "changed": "gold endpoint change",
@@ -39,13 +42,16 @@ STAT_LABELS = {
     "ambiguous": "receipt-ambiguous",
     "receipt_sizes": "minimum receipt sizes present",
     "locked_examples": "locked test examples",
-    "locked_units": "locked test units (organizational + logical)",
+    "locked_units": "locked test units ({strata})",
     "controls": "controls",
-    "organizational_clauses": "organizational clauses",
-    "logical_worlds": "logical worlds",
     "receipt_size_distribution": "min receipt size distribution",
     "split_sizes": "split sizes",
 }
+
+
+def stat_label(key: str, strata: Sequence[str]) -> str:
+    """What a reader sees for the stats key ``key`` of a build of ``strata`` (in its order)."""
+    return STAT_LABELS.get(key, key.replace("_", " ")).format(strata=" + ".join(strata))
 
 
 def sha256_text(text: str) -> str:

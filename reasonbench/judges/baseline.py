@@ -1,9 +1,10 @@
-"""The surface baselines (majority, char TF-IDF) as judges: prompts in, ``direct_receipt`` text out.
+"""The surface baselines (every registered baseline kind: majority, char TF-IDF) as judges:
+prompts in, ``direct_receipt`` text out.
 
 They are the project's own baselines (:mod:`reasonbench.baselines`), fitted on the benchmark's
 training rows of one stratum. A judge call hands the prompts to the baseline as an extra split
 and turns each prediction record back into the answer text, so the judge and ``reasonbench
-baselines`` predict identically. Both are deterministic (greedy).
+baselines`` predict identically. The built-in kinds are deterministic (greedy).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from reasonbench.baselines import load_rows, majority_predictions, tfidf_predictions
+from reasonbench.baselines import BASELINES, load_rows
 from reasonbench.baselines.tfidf import family_label
 from reasonbench.judges.base import JudgeError, register_judge
 from reasonbench.predictions.record import PredictionRecord
@@ -35,8 +36,8 @@ class BaselineJudge:
         train_splits: Sequence[str] = ("train",),
         tfidf: dict[str, Any] | None = None,
     ) -> None:
-        if method not in ("majority", "tfidf"):
-            raise JudgeError(f"unknown baseline {method!r} (majority, tfidf)")
+        if method not in BASELINES:
+            raise JudgeError(BASELINES.unknown(method))
         rows = load_rows(Path(data_dir), with_cardinality=False)
         missing = [s for s in train_splits if s not in rows]
         if missing:
@@ -45,6 +46,8 @@ class BaselineJudge:
         if not self.train:
             raise JudgeError(f"{data_dir}: no {stratum} rows in {list(train_splits)}")
         self.name, self.method, self.stratum = name, method, stratum
+        # the kind's settings, as the top-level key of its name in conf/baselines.yaml (only
+        # tfidf has any; a kind's function ignores what it does not take)
         self.options = dict(tfidf or {})
 
     def _records(self, prompts: Sequence[str]) -> list[PredictionRecord]:
@@ -53,12 +56,7 @@ class BaselineJudge:
             for i, p in enumerate(prompts)
         ]
         rows = {"train": self.train, SPLIT: asked}
-        if self.method == "majority":
-            return majority_predictions(rows)
-        options = dict(self.options)
-        if "ngram" in options:
-            options["ngram"] = tuple(options["ngram"])
-        return tfidf_predictions(rows, **options)
+        return BASELINES.get(self.method)(rows, self.method, ("train",), self.options)
 
     def generate(self, prompts: Sequence[str], seed: int = 0) -> list[str]:
         if not prompts:

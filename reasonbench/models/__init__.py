@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from reasonbench.models.architectures import ARCHITECTURES, qwen3_config
     from reasonbench.models.backbone import (
+        BACKBONE_SOURCES,
         DTYPES,
         Backbone,
         BackboneNotFound,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 _HOME = {
     "ARCHITECTURES": "architectures",
     "qwen3_config": "architectures",
+    "BACKBONE_SOURCES": "backbone",
     "DTYPES": "backbone",
     "Backbone": "backbone",
     "BackboneNotFound": "backbone",
@@ -53,6 +55,7 @@ _HOME = {
 __all__ = [
     "ANSWER_CUE",
     "ARCHITECTURES",
+    "BACKBONE_SOURCES",
     "DTYPES",
     "Backbone",
     "BackboneNotFound",

@@ -9,12 +9,14 @@ from __future__ import annotations
 import hashlib
 import os
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
+
+from reasonbench.registry import Registry
 
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32}
 WEIGHT_SUFFIXES = (".safetensors", ".bin")
@@ -74,41 +76,37 @@ def identity(path: Path) -> str:
     return digest.hexdigest()
 
 
-def resolve_backbone(model_cfg: Mapping[str, Any], data_dir: Path | None = None) -> Backbone:
-    """Where the backbone's files are. ``source: tiny`` builds (once) from ``data_dir``."""
-    source = model_cfg.get("source", "hf")
-    name = str(model_cfg["name"])
-    if source == "tiny":
-        from reasonbench.models.tiny import build_tiny
+# A backbone source (``model.source`` names it): (the model config, the benchmark directory or
+# None) -> the directory of the backbone's files. A plug-in registers one more with
+# ``BACKBONE_SOURCES.register(name, loader)``; nothing else names the sources.
+BackboneSource = Callable[[Mapping[str, Any], Path | None], Path]
+BACKBONE_SOURCES: Registry[BackboneSource] = Registry("model.source")
 
-        if data_dir is None:
-            raise ValueError("the tiny model is built from a benchmark: data_dir is required")
-        arch = model_cfg.get("arch", "tiny")
-        if isinstance(arch, Mapping):  # explicit fields (a DictConfig from the command line)
-            arch = {str(key): value for key, value in arch.items()}
-        path = build_tiny(
-            data_dir,
-            Path(model_cfg.get("cache_dir", "data/cache/tiny")),
-            int(model_cfg.get("vocab_size", 2048)),
-            arch,
-            int(model_cfg.get("init_seed", 0)),
-            bool(model_cfg.get("split_digits") or False),
+
+@BACKBONE_SOURCES.register("hf")
+def hf_source(model_cfg: Mapping[str, Any], data_dir: Path | None = None) -> Path:
+    """A Hugging Face checkpoint: ``model.path``, or ``hf_id`` in the local Hugging Face cache."""
+    hf_id = str(model_cfg["hf_id"])
+    local = model_cfg.get("path")
+    if not local:
+        return _hf_snapshot(hf_id, model_cfg.get("revision"), model_cfg.get("hf_cache"))
+    path = Path(str(local))
+    if not (path / "config.json").is_file():
+        raise BackboneNotFound(
+            f"model.path={path} has no config.json (not a model directory).\n{fetch_hint(hf_id)}"
         )
-    elif source == "hf":
-        hf_id = str(model_cfg["hf_id"])
-        local = model_cfg.get("path")
-        if local:
-            path = Path(str(local))
-            if not (path / "config.json").is_file():
-                raise BackboneNotFound(
-                    f"model.path={path} has no config.json (not a model directory).\n"
-                    f"{fetch_hint(hf_id)}"
-                )
-        else:
-            path = _hf_snapshot(hf_id, model_cfg.get("revision"), model_cfg.get("hf_cache"))
-    else:
-        raise ValueError(f"unknown model.source {source!r} (hf, tiny)")
-    return Backbone(name, path, identity(path))
+    return path
+
+
+# lazily: the tiny build imports the tokenizers trainer only when a run asks for it
+BACKBONE_SOURCES.register_lazy("tiny", "reasonbench.models.tiny:tiny_source")
+
+
+def resolve_backbone(model_cfg: Mapping[str, Any], data_dir: Path | None = None) -> Backbone:
+    """Where the backbone's files are, by the registered loader ``model.source`` names (``hf``
+    by default; ``tiny`` builds once from ``data_dir``)."""
+    path = BACKBONE_SOURCES.get(str(model_cfg.get("source", "hf")))(model_cfg, data_dir)
+    return Backbone(str(model_cfg["name"]), path, identity(path))
 
 
 def backbone_at(path: Path | str, name: str | None = None) -> Backbone:

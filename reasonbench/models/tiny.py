@@ -121,3 +121,21 @@ def build_tiny(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def tiny_source(model_cfg: Mapping[str, Any], data_dir: Path | None = None) -> Path:
+    """The ``tiny`` backbone source (``reasonbench.models.backbone.BACKBONE_SOURCES``): the model
+    :func:`build_tiny` builds from the benchmark at ``data_dir`` with ``model_cfg``'s fields."""
+    if data_dir is None:
+        raise ValueError("the tiny model is built from a benchmark: data_dir is required")
+    arch = model_cfg.get("arch", "tiny")
+    if isinstance(arch, Mapping):  # explicit fields (a DictConfig from the command line)
+        arch = {str(key): value for key, value in arch.items()}
+    return build_tiny(
+        data_dir,
+        Path(model_cfg.get("cache_dir", "data/cache/tiny")),
+        int(model_cfg.get("vocab_size", 2048)),
+        arch,
+        int(model_cfg.get("init_seed", 0)),
+        bool(model_cfg.get("split_digits") or False),
+    )

@@ -171,6 +171,20 @@ class SupportsCardNote(Protocol):
 
 
 @runtime_checkable
+class SupportsUnitLabel(Protocol):
+    """An optional stratum ability: what its independent units are called in a build's
+    statistics (``clauses``: the count is stored as ``<stratum>_clauses`` and shown as
+    "<stratum> clauses"). Strata without it are counted as ``<stratum>_units``."""
+
+    unit_label: str
+
+
+def unit_label(stratum: Stratum) -> str:
+    """The plural noun a build's statistics count ``stratum``'s units by."""
+    return stratum.unit_label if isinstance(stratum, SupportsUnitLabel) else "units"
+
+
+@runtime_checkable
 class SupportsStateText(Protocol):
     """An optional stratum ability: a state's stored text, built cheaply. ``state_text(state)``
     must equal ``canonical_json(state_to_json(state))`` exactly; a stratum assembles it from

@@ -12,11 +12,12 @@ from reasonbench.analysis import METRICS
 from reasonbench.certify.plugins import KINDS
 from reasonbench.controls import CONTROL_KINDS
 from reasonbench.judges.base import JUDGES
+from reasonbench.models.backbone import BACKBONE_SOURCES
 from reasonbench.strata.registry import STRATA
 from reasonbench.targets import TARGETS
 
 TOYS = Path(__file__).resolve().parents[1] / "plugin_toys"
-REGISTRIES = (METRICS, KINDS, CONTROL_KINDS, JUDGES, STRATA, TARGETS)
+REGISTRIES = (METRICS, KINDS, CONTROL_KINDS, JUDGES, STRATA, TARGETS, BACKBONE_SOURCES)
 
 
 @pytest.fixture

@@ -1,7 +1,8 @@
 """Plug-ins from the command line (docs/extending.md): a user's package outside ``reasonbench/``
-(tests/plugin_toys) registers a metric, a judge, a certify kind, a stratum with its benchmark and
-a control kind, named with ``plugins=[...]`` on ``PYTHONPATH``, or loaded through an installed
-package's ``reasonbench.plugins`` entry point; each then runs through its command."""
+(tests/plugin_toys) registers a metric, a judge, a certify kind, a stratum with its benchmark, a
+control kind and a backbone source, named with ``plugins=[...]`` on ``PYTHONPATH``, or loaded
+through an installed package's ``reasonbench.plugins`` entry point; each then runs through its
+command."""
 
 from __future__ import annotations
 
@@ -116,6 +117,39 @@ def test_a_stratum_and_a_control_kind_plugin_generate_and_audit(
     assert {r["stratum"] for r in read_split(out, "test_locked", ["stratum"])} == {"toy"}
     controls = read_split(out, "controls_locked", ["control"])
     assert {c["control"] for c in controls} == {"inverse", "echo"}
+
+
+def test_a_backbone_source_plugin_resolves_a_model(plugin_toys: None, tmp_path: Path) -> None:
+    import rb_toys.backbone  # noqa: F401  # what plugins=[rb_toys.backbone] imports
+
+    from reasonbench.models import build_tiny
+    from reasonbench.models.backbone import resolve_backbone
+    from tests.models.test_backbones import fake_benchmark
+
+    built = build_tiny(fake_benchmark(tmp_path / "bench"), tmp_path / "tiny", vocab_size=400)
+    backbone = resolve_backbone({"name": "mine", "source": "dir", "path": str(built)})
+    assert backbone.path == built and backbone.name == "mine"
+    tiny = {
+        "name": "tiny",
+        "source": "tiny",
+        "cache_dir": str(tmp_path / "tiny"),
+        "vocab_size": 400,
+    }
+    assert backbone.identity == resolve_backbone(tiny, tmp_path / "bench").identity
+
+
+def test_train_reaches_a_backbone_source_plugin(
+    plugin_toys: None, small_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "train", "plugins=[rb_toys.backbone]", "model=qwen3_0.6b", "model.source=dir",
+        f"model.path={tmp_path}", f"data_dir={small_bench}", f"out_dir={tmp_path / 'run'}",
+    ]  # fmt: skip
+    assert main(argv) == 2  # the toy source's own refusal: the command line chose it
+    assert one_line(capsys) == (
+        f"reasonbench train: error: model.path={tmp_path} is not a model directory "
+        "(model.source=dir)"
+    )
 
 
 @pytest.mark.parametrize(

@@ -91,8 +91,11 @@ def test_absent_backbone_says_how_to_fetch_it(tmp_path: Path) -> None:
         resolve_backbone(cfg)
     with pytest.raises(BackboneNotFound, match="no config.json"):
         resolve_backbone({**cfg, "path": str(tmp_path)})
-    with pytest.raises(ValueError, match="unknown model.source"):
-        resolve_backbone({**cfg, "source": "s3"})
+    with pytest.raises(ValueError) as unknown:
+        resolve_backbone({**cfg, "source": "tiyn"})
+    assert str(unknown.value) == (
+        "unknown model.source 'tiyn'; registered: hf, tiny; did you mean 'tiny'?"
+    )
 
 
 def test_backbone_resolves_from_a_hub_cache_offline(tmp_path: Path) -> None:

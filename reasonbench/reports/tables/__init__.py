@@ -6,7 +6,7 @@ marked "not run"), then methods without a role in every table that applies to th
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reasonbench.reports.curves import curve_table
@@ -42,9 +42,11 @@ TABLES = (
 )  # fmt: skip
 
 
-def all_tables(view: View, stats: Mapping[str, Any], figures: Mapping[str, Any]) -> list[Table]:
+def all_tables(
+    view: View, stats: Mapping[str, Any], figures: Mapping[str, Any], strata: Sequence[str]
+) -> list[Table]:
     out = [
-        dataset_statistics(stats, figures, view.report.verdict_mix),
+        dataset_statistics(stats, figures, view.report.verdict_mix, strata),
         surface_diagnostics(view, figures),
         primary_comparison(view, figures),
         replication(view, figures),

@@ -4,12 +4,12 @@ can reach."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reasonbench.analysis.metrics import REVISED_VERDICT_ACCURACY
 from reasonbench.baselines.majority import most_frequent
-from reasonbench.io.manifest import STAT_LABELS
+from reasonbench.io.manifest import stat_label
 from reasonbench.reports.render import Table, fmt
 from reasonbench.reports.tables.common import Cell, paper, pct
 
@@ -41,9 +41,13 @@ def _mix_cell(counts: Mapping[str, int]) -> str:
     return f"{shares} (n = {total})"
 
 
-def dataset_statistics(stats: Mapping[str, Any], figures: Mapping[str, Any], mix: Mix) -> Table:
+def dataset_statistics(
+    stats: Mapping[str, Any], figures: Mapping[str, Any], mix: Mix, strata: Sequence[str]
+) -> Table:
+    """``stats`` of a benchmark of ``strata`` (its config's order) beside the paper's."""
     rows: list[list[Cell]] = [
-        [STAT_LABELS[k], stats.get(k), v] for k, v in (paper(figures, "dataset") or {}).items()
+        [stat_label(k, strata), stats.get(k), v]
+        for k, v in (paper(figures, "dataset") or {}).items()
     ]
     for split in MIX_SPLITS:
         for stratum, counts in mix.get(split, {}).items():

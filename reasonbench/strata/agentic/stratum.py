@@ -60,6 +60,7 @@ CARD_NOTE = (
 
 class AgenticStratum:
     name = "agentic"
+    unit_label = "cases"  # SupportsUnitLabel: the statistics count "agentic cases"
     card_note = CARD_NOTE
     operators: Mapping[str, Operator] = MappingProxyType(OPERATORS)
 

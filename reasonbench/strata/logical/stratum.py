@@ -49,6 +49,7 @@ class LogicalStratum:
     """The logical stratum; see docs/strata/logical.md for the world format and semantics."""
 
     name = "logical"
+    unit_label = "worlds"  # SupportsUnitLabel: the card counts "logical worlds"
     labels: frozenset[str] = LABELS
 
     def __init__(

@@ -29,6 +29,7 @@ class OrganizationalStratum:
     """45 policy clauses as executable (grounds, norm, authority) units."""
 
     name = "organizational"
+    unit_label = "clauses"  # SupportsUnitLabel: the card counts "organizational clauses"
     labels: frozenset[str] = LABELS
     operators: Mapping[str, Operator] = OPERATORS
 
