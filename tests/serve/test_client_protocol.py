@@ -338,3 +338,26 @@ def test_seconds_is_the_time_spent_answering(canned: CannedServer) -> None:
     before = time.perf_counter()
     asked.ask(["a", "b"], SHORT)
     assert 0 < asked.usage.seconds <= time.perf_counter() - before
+
+
+@pytest.mark.parametrize(
+    ("faults", "also"),
+    [
+        (["500", "hangup"], "; last HTTP error: HTTP 500: upstream error"),
+        (["hangup", "hangup"], ""),  # no HTTP error in the run: none to name
+        (["hangup", "500"], ""),  # the last failure is the HTTP error
+    ],
+)
+def test_a_stop_names_the_last_http_error_when_another_failure_came_last(
+    faulty: FaultProxy, faults: list[str], also: str
+) -> None:
+    policy = RetryPolicy(backoff_s=0.0, max_backoff_s=0.0, max_consecutive_failures=2)
+    faulty.queue(faults)
+    asked = client(faulty.base_url, api="completions", concurrency=1, retry=policy)
+    with pytest.raises(ServeError) as stopped:
+        asked.ask(["a"], SHORT)
+    last = {"500": "HTTP 500: upstream error", "hangup": "truncated body (ClientPayloadError)"}
+    assert stopped.value.reason == (
+        f"2 consecutive failed requests to {faulty.base_url}/completions, "
+        f"last: {last[faults[-1]]}{also}"
+    )

@@ -27,7 +27,7 @@ from reasonbench.serve import (
 )
 from reasonbench.serve.client import excerpt
 from reasonbench.serve.retry import backoff, retry_after
-from reasonbench.serve.wire import BadResponse, read_reply, request_body
+from reasonbench.serve.wire import BadResponse, read_reply, request_body, request_key
 
 URL = "http://127.0.0.1:1/v1"
 
@@ -39,10 +39,11 @@ def reply(
 
 
 def busy_usage() -> Usage:
-    """Two fetched answers (one without usage, counted first), one cached, failures, time."""
+    """Three fetched answers (one without usage, counted first), one cached, failures, time."""
     usage = Usage(Prices(input_per_1m=100.01, output_per_1m=1000.0, currency="EUR"))
     usage.add(reply(None, None, None))
     usage.add(reply(1234, 56, 7))
+    usage.add(reply(0, 0, 0))  # usage reported, as zero tokens
     usage.add(reply(10, 20, None, cached=True))
     usage.requests, usage.retries, usage.seconds = 5, 2, 1.23789
     usage.failures = Counter({"timeout": 1, "http_5xx": 2})
@@ -53,7 +54,7 @@ def test_usage_json_holds_every_count_rounded() -> None:
     data = busy_usage().to_json()
     assert data == {
         "requests": 5,
-        "answers_fetched": 2,
+        "answers_fetched": 3,
         "answers_cached": 1,
         "retries": 2,
         "failures": {"http_5xx": 2, "timeout": 1},
@@ -64,7 +65,7 @@ def test_usage_json_holds_every_count_rounded() -> None:
         "cost": 0.179412,  # (1234 * 100.01 + 56 * 1000) / 1e6 = 0.17941234, to 6 places
         "cost_all": 0.200412,  # with the cached answer's 10 + 20 tokens: 0.20041244
         "seconds": 1.238,
-        "requests_per_s": 1.62,  # 2 / 1.23789 = 1.6156...
+        "requests_per_s": 2.42,  # 3 / 1.23789 = 2.4235...
     }
     assert list(data["failures"]) == ["http_5xx", "timeout"]  # sorted: the same bytes each run
 
@@ -78,7 +79,7 @@ def test_usage_json_of_a_run_that_fetched_nothing() -> None:
 
 def test_usage_summary_line() -> None:
     assert busy_usage().summary() == (
-        "2 fetched, 1 cached; 1234 prompt + 56 completion tokens (7 reasoning); "
+        "3 fetched, 1 cached; 1234 prompt + 56 completion tokens (7 reasoning); "
         "cost 0.1794 EUR (all answers 0.2004); 2 retries; failures: http_5xx 2, timeout 1"
     )
     assert Usage().summary() == (
@@ -305,6 +306,18 @@ def test_reasoning_tokens_reported_at_the_top_level_of_usage() -> None:
     assert (first.reasoning_tokens, first.reasoning_tokens_estimated) == (6, False)
     unknown = read_reply("k", {**data, "usage": {"completion_tokens": 8}}, "chat")
     assert (unknown.reasoning_tokens, unknown.reasoning_tokens_estimated) == (6, True)  # 8 * 3/4
+
+
+def test_request_keys_are_those_of_existing_caches() -> None:
+    # the cache on disk is keyed by these: another key for the same request would make every
+    # cache written so far miss, and its answers be asked and paid for again
+    chat, completions = Endpoint(URL, "m"), Endpoint(URL, "m", api="completions")
+    assert request_key(chat, request_body(chat, "p", Sampling(max_tokens=4), 0)) == (
+        "796ca0c5141df686df92138242c8bdc4e84ef6fbb5418aaf1473de065d06ab8f"
+    )
+    assert request_key(completions, request_body(completions, "p", Sampling(max_tokens=4), 0)) == (
+        "f80c237df989e1b0f01cfd974840a469fd3ff02acf0dab60ab5fc7bc89d44067"
+    )
 
 
 def test_chat_messages_are_no_completions_prompt() -> None:
