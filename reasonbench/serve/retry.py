@@ -4,9 +4,10 @@ Retryable: HTTP 408, 409, 425, 429 and every 5xx, timeouts, connection errors an
 that is not the JSON the API promises (a truncated body). Anything else (400, 401, 403, 404,
 422, ...) is a request or configuration the server will never accept: the run stops at once.
 The wait before retry ``attempt`` (0-based) is exponential with "equal jitter" — uniform in
-``[d/2, d]`` for ``d = min(max_backoff_s, backoff_s * 2**attempt)`` — so concurrent requests
-that failed together do not return together; a ``Retry-After`` header (seconds or an HTTP date)
-replaces it, since the server knows best.
+``[d/2, d]`` for ``d = min(max_backoff_s, backoff_s * 2**min(attempt, 60))`` (the exponent
+stops at 60, so no attempt count overflows a float) — so concurrent requests that failed
+together do not return together; a ``Retry-After`` header (seconds or an HTTP date) replaces
+it, since the server knows best.
 """
 
 from __future__ import annotations

@@ -276,8 +276,8 @@ class FaultProxy(LoopbackApp):
     ``429-long`` (``Retry-After: 3600``), ``429-now`` (``Retry-After: 0``),
     ``500``, ``503``, ``truncate`` (the upstream JSON cut in half, framed as complete),
     ``hangup`` (half the body, then the connection closed), ``slow`` (upstream answer after
-    ``slow_s``), ``401`` (with ``body401``), ``400`` (with ``body400``). With no fault queued
-    it forwards the request.
+    ``slow_s``), ``401`` (with ``body401``), ``400`` and ``422`` (with ``body400``). With no fault
+    queued it forwards the request.
     With ``echo_key`` set, every forwarded answer's content ends with the request's bearer token
     (a server that quotes the key back in a 200).
     """
@@ -323,10 +323,10 @@ class FaultProxy(LoopbackApp):
             return web.Response(status=int(fault), text="upstream error")
         if fault == "401":
             return web.Response(status=401, text=self.body401)
-        if fault == "400":
+        if fault in ("400", "422"):
             body400 = self.body400
             return web.Response(
-                status=400, body=body400.encode() if isinstance(body400, str) else body400
+                status=int(fault), body=body400.encode() if isinstance(body400, str) else body400
             )
         if fault == "slow":
             await asyncio.sleep(self.slow_s)

@@ -6,10 +6,14 @@ same client against the real tiny model is ``test_client.py``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from reasonbench.serve import Client, Endpoint, Prices, Reply, RetryPolicy, Sampling, ServeError
@@ -184,8 +188,8 @@ def test_a_request_failing_max_attempts_times_stops(faulty: FaultProxy) -> None:
 
 
 def test_retry_after_is_honoured_up_to_max_wait(faulty: FaultProxy) -> None:
-    # a Retry-After of 0 is waited as 0 s, not as this backoff (a minute: the run would hang)
-    patient = RetryPolicy(backoff_s=60.0, max_backoff_s=60.0, max_wait_s=0.0)
+    # a Retry-After of 0 is waited as 0 s, not as this backoff (an hour: the run would hang)
+    patient = RetryPolicy(backoff_s=3600.0, max_backoff_s=3600.0, max_wait_s=0.0)
     faulty.queue(["429-now"])
     asked = client(faulty.base_url, api="completions", concurrency=1, retry=patient)
     assert asked.ask(["a"], SHORT)[0].text == "a #0"
@@ -207,6 +211,25 @@ def test_a_slow_answer_times_out(faulty: FaultProxy) -> None:
         asked.ask(["a"], SHORT)
     assert stopped.value.reason.endswith("failed 1 times, last: no answer within 0.25 s")
     assert asked.usage.failures["timeout"] == 1
+
+
+@pytest.mark.parametrize(
+    ("fault", "last"),
+    [
+        ("hangup", r"truncated body \((\w+)\)"),  # closed mid-body: aiohttp's name for it
+        ("truncate", r"unreadable response \((Expecting .*)\)"),  # framed whole, JSON cut
+    ],
+)
+def test_a_cut_answer_is_a_bad_response(faulty: FaultProxy, fault: str, last: str) -> None:
+    faulty.queue([fault])
+    asked = client(faulty.base_url, api="completions", retry=RetryPolicy(max_attempts=1))
+    with pytest.raises(ServeError) as stopped:
+        asked.ask(["a"], SHORT)
+    said = re.fullmatch(f".*failed 1 times, last: {last}", stopped.value.reason)
+    assert said is not None
+    if fault == "hangup":
+        assert issubclass(getattr(aiohttp, said.group(1)), aiohttp.ClientPayloadError)
+    assert asked.usage.failures == {"bad_response": 1}
 
 
 def test_an_unreachable_server_is_a_connection_failure() -> None:
@@ -233,7 +256,10 @@ def test_an_answer_that_is_not_the_api_json_is_a_bad_response(canned: CannedServ
     [
         ("chat", "500", "", False, True),  # transformers serve without a chat template
         ("chat", "400", "model has no chat template", False, True),  # vLLM names it
+        ("chat", "422", "Chat Template missing", False, True),
         ("chat", "400", "bad request", False, False),
+        ("chat", "500 then hangup", "", False, True),  # the last failure is not the 5xx
+        ("chat", "hangup", "", False, False),
         ("chat", "500", "", True, False),  # a chat answer came back: a template exists
         ("completions", "500", "", False, False),
     ],
@@ -246,7 +272,7 @@ def test_the_chat_template_hint(
     if answered_before:
         asked.ask(["first"], SHORT)
     faulty.body400 = body
-    faulty.queue([fault] * 2)
+    faulty.queue(fault.split(" then ") if " then " in fault else [fault] * 2)
     with pytest.raises(ServeError) as stopped:
         asked.ask(["a"], SHORT)
     hint = "; no chat answer came back: if the model has no chat template, set api=completions"
@@ -277,3 +303,61 @@ def test_usage_accounts_prices_and_reasoning(canned: CannedServer, tmp_path: Pat
     assert data["cost"] == 2 * 1 + 2 * 2 and data["cost_all"] == 7 + 6
     assert data["tokens_cached"]["reasoning_tokens"] == 2
     assert again.usage.summary().startswith("1 fetched, 1 cached; 2 prompt + 2 completion")
+
+
+def test_a_stopped_run_leaves_no_request_running(faulty: FaultProxy) -> None:
+    faulty.queue(["401"])
+    asked = client(faulty.base_url, concurrency=2)
+
+    async def stop() -> set[asyncio.Task[object]]:
+        with pytest.raises(ServeError, match="HTTP 401"):
+            await asked.ask_async([str(i) for i in range(40)], SHORT)
+        return asyncio.all_tasks() - {asyncio.current_task()}  # type: ignore[operator]
+
+    assert asyncio.run(stop()) == set()  # the other worker was waited for, not left behind
+
+
+def test_ask_async_asks_with_seed_0_by_default(canned: CannedServer) -> None:
+    replies = asyncio.run(client(canned.base_url).ask_async(["a"], SHORT))
+    assert replies[0].text == "a #0"
+
+
+def test_a_repeated_cached_input_is_read_reported_and_counted_once(
+    canned: CannedServer, tmp_path: Path
+) -> None:
+    Client(Endpoint(canned.base_url, "canned"), tmp_path).ask(["x"], SHORT)
+    seen: list[Reply] = []
+    again = Client(Endpoint(canned.base_url, "canned"), tmp_path, on_reply=seen.append)
+    assert [r.text for r in again.ask(["x", "x", "x"], SHORT)] == ["x #0"] * 3
+    assert len(seen) == 1 and again.usage.cached == 1
+    assert again.usage.to_json()["tokens_cached"]["completion_tokens"] == 2
+
+
+def test_seconds_is_the_time_spent_answering(canned: CannedServer) -> None:
+    asked = client(canned.base_url)
+    before = time.perf_counter()
+    asked.ask(["a", "b"], SHORT)
+    assert 0 < asked.usage.seconds <= time.perf_counter() - before
+
+
+@pytest.mark.parametrize(
+    ("faults", "also"),
+    [
+        (["500", "hangup"], "; last HTTP error: HTTP 500: upstream error"),
+        (["hangup", "hangup"], ""),  # no HTTP error in the run: none to name
+        (["hangup", "500"], ""),  # the last failure is the HTTP error
+    ],
+)
+def test_a_stop_names_the_last_http_error_when_another_failure_came_last(
+    faulty: FaultProxy, faults: list[str], also: str
+) -> None:
+    policy = RetryPolicy(backoff_s=0.0, max_backoff_s=0.0, max_consecutive_failures=2)
+    faulty.queue(faults)
+    asked = client(faulty.base_url, api="completions", concurrency=1, retry=policy)
+    with pytest.raises(ServeError) as stopped:
+        asked.ask(["a"], SHORT)
+    last = {"500": "HTTP 500: upstream error", "hangup": "truncated body (ClientPayloadError)"}
+    assert stopped.value.reason == (
+        f"2 consecutive failed requests to {faulty.base_url}/completions, "
+        f"last: {last[faults[-1]]}{also}"
+    )
