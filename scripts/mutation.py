@@ -33,7 +33,7 @@ else:  # mutmut itself depends on toml before Python 3.11
     import toml as tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
-LINKED = ("reasonbench", "tests", "conf", "data", "docs")
+LINKED = ("reasonbench", "tests", "conf", "data", "docs", "scripts")
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
 EQUIVALENT_ROW = re.compile(r"^\|\s*`(reasonbench\.[^`]+)`\s*\|")
 MUTANT_NAME = re.compile(r"\.x(?:_|ǁ)")  # module, then x_<function> or xǁ<class>ǁ<method>
