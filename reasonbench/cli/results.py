@@ -127,7 +127,7 @@ def run_tables(cfg: DictConfig) -> int:
         Path(cfg.out_dir),
         bool(cfg.overwrite),
         curves,
-        strata,
+        strata=strata,
     )
     print(
         f"wrote {len(written['tables'])} tables and {len(written['figures'])} figures under {cfg.out_dir}"

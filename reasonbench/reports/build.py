@@ -23,11 +23,13 @@ def build_tables(
     paper: Mapping[str, Any],
     methods: Mapping[str, Any],
     curves: Sequence[RunCurve] = (),
-    strata: Sequence[str] = (),
+    *,
+    strata: Sequence[str],
 ) -> tuple[View, list[Table]]:
     """The report view and every table (``methods``: the role map, conf/methods/paper.yaml;
     ``curves``: learning curves of training runs; ``strata``: the benchmark's, in its config's
-    order, which ``stats`` sums over)."""
+    order, which ``stats`` sums over; required, as a forgotten one would label the locked units
+    of no stratum)."""
     report = metrics if isinstance(metrics, MetricsReport) else MetricsReport.from_json(metrics)
     view = View(report, methods, curves)
     return view, all_tables(view, stats, paper, strata)
@@ -41,12 +43,13 @@ def write_reports(
     out_dir: Path,
     overwrite: bool = False,
     curves: Sequence[RunCurve] = (),
-    strata: Sequence[str] = (),
+    *,
+    strata: Sequence[str],
 ) -> dict[str, Sequence[str]]:
     """``tables/<name>.{md,csv,tex}``, ``figures/<name>.png`` and a README indexing them
     (``curves``: learning curves of training runs, :mod:`reasonbench.reports.curves`).
     Returns the table names, every figure written, and those that say "no data"."""
-    view, tables = build_tables(metrics, stats, paper, methods, curves, strata)
+    view, tables = build_tables(metrics, stats, paper, methods, curves, strata=strata)
     # figures plot the metrics at the tables' precision (render.DECIMALS), so a fitted float that
     # differs in its last digits on another CPU moves no pixel
     plotted = View(MetricsReport.from_json(rounded(view.report.to_json())), methods, curves)

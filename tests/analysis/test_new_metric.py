@@ -53,8 +53,11 @@ def test_a_registered_metric_flows_through_analyze_and_tables(
         in metrics["methods"]["tfidf"]["seeds"]["0"]["subgroups"]["stratum"]["logical"]["metrics"]
     )
     assert metrics["metrics"][toy_metric]["description"].startswith("revised verdict right")
-    stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
-    write_reports(metrics, stats, paper_figures(), {}, tmp_path)
+    manifest = json.loads((toy_benchmark / "MANIFEST.json").read_text())
+    write_reports(
+        metrics, manifest["stats"], paper_figures(), {}, tmp_path,
+        strata=manifest["config"]["strata"],
+    )  # fmt: skip
     table = (tmp_path / "tables" / "all_metrics.md").read_text()
     header = next(line for line in table.splitlines() if line.startswith("| method"))
     assert toy_metric in header

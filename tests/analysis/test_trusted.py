@@ -106,8 +106,11 @@ def test_table_and_figure_on_small_bench(small_bench: Path, preds: Path, tmp_pat
                       two_plane=TwoPlaneSettings())  # fmt: skip
     report = MetricsReport.from_json(json.loads(json.dumps(metrics)))
     assert report.to_json() == metrics  # the audit round-trips through metrics.json
-    stats = json.loads((small_bench / "MANIFEST.json").read_text())["stats"]
-    written = write_reports(metrics, stats, paper_figures(), ROLES, tmp_path / "r")
+    manifest = json.loads((small_bench / "MANIFEST.json").read_text())
+    written = write_reports(
+        metrics, manifest["stats"], paper_figures(), ROLES, tmp_path / "r",
+        strata=manifest["config"]["strata"],
+    )  # fmt: skip
     assert "two_plane" in written["tables"] and "two_plane" not in written["no_data"]
     assert (tmp_path / "r" / "figures" / "two_plane.png").stat().st_size > 0
     lines = (tmp_path / "r" / "tables" / "two_plane.csv").read_text().splitlines()

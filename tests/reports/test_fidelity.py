@@ -75,7 +75,7 @@ def report(
         strata=toy_strata(),
     )  # fmt: skip
     stats: dict[str, Any] = {}
-    view, tables = build_tables(metrics, stats, paper_figures(), roles)
+    view, tables = build_tables(metrics, stats, paper_figures(), roles, strata=())
     return metrics, {t.name: t for t in tables}, roles
 
 
@@ -121,7 +121,7 @@ def test_selective_references_sit_on_exactly_the_rows_they_describe(report: Any)
 def test_a_selective_role_not_run_keeps_the_rows_of_its_references(report: Any) -> None:
     metrics, _, roles = report
     absent = {**roles, "permaug_cube": {**roles["permaug_cube"], "method": "nobody"}}
-    _, tables = build_tables(metrics, {}, paper_figures(), absent)
+    _, tables = build_tables(metrics, {}, paper_figures(), absent, strata=())
     rows = rows_of(next(t for t in tables if t.name == "selective_debt"), "nobody")
     assert [(r[2], r[4], r[-3:]) for r in rows] == [
         ("not run", 80.0, [85.54, 0.16, None]),
@@ -245,7 +245,7 @@ def test_the_surface_note_claims_only_what_the_numbers_show(report: Any) -> None
     metrics, _, roles = report
     figs = paper_figures()
     low = {**figs, "surface": {**figs["surface"], "majority": {REVISED_VERDICT_ACCURACY: 1.0}}}
-    _, tables = build_tables(metrics, {}, low, roles)
+    _, tables = build_tables(metrics, {}, low, roles, strata=())
     note = next(t for t in tables if t.name == "surface_diagnostics").note
     assert "against the paper's 1.0 %" in note and "more evenly mixed" not in note
 

@@ -82,10 +82,11 @@ def built(
     )  # fmt: skip
     out = tmp_path_factory.mktemp("report")
     (out / "metrics.json").write_text(json.dumps(metrics))
-    stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
+    manifest = json.loads((toy_benchmark / "MANIFEST.json").read_text())
+    stats, strata = manifest["stats"], manifest["config"]["strata"]
     run = curve_run(out / "run")
     written = write_reports(
-        metrics, stats, paper_figures(), ROLES, out / "r", curves=[read_curve(run)]
+        metrics, stats, paper_figures(), ROLES, out / "r", curves=[read_curve(run)], strata=strata
     )
     assert list(written["tables"]) == list(TABLES) and written["no_data"] == []
     return out
@@ -215,7 +216,7 @@ def test_figures_without_data_say_no_data(tmp_path: Path, monkeypatch: pytest.Mo
         out.write_bytes(rel, b"\x89PNG")
 
     monkeypatch.setattr(figures, "_save", keep)
-    written = write_reports(empty, {}, paper_figures(), {}, tmp_path)
+    written = write_reports(empty, {}, paper_figures(), {}, tmp_path, strata=())
     assert set(written["no_data"]) == set(figures.FIGURES) == set(written["figures"])
     for fig in seen:
         texts = [t.get_text() for ax in fig.axes for t in ax.texts]
@@ -282,9 +283,12 @@ def test_last_digit_noise_moves_no_table_and_no_figure(
 
     noisy = noise(json.loads((built / "metrics.json").read_text()))
     assert moved > 500
-    stats = json.loads((toy_benchmark / "MANIFEST.json").read_text())["stats"]
+    manifest = json.loads((toy_benchmark / "MANIFEST.json").read_text())
+    stats, strata = manifest["stats"], manifest["config"]["strata"]
     curves = [read_curve(built / "run")]  # the same runs: their points are exact ratios
-    write_reports(noisy, stats, paper_figures(), ROLES, tmp_path / "r", curves=curves)
+    write_reports(
+        noisy, stats, paper_figures(), ROLES, tmp_path / "r", curves=curves, strata=strata
+    )
     result = compare(built / "r", tmp_path / "r", Tolerance(0.0, 0.0))
     assert result.agree and all(f.identical for f in result.files), "\n".join(result.lines())
     assert {f.rel.split("/")[0] for f in result.files} >= {"tables", "figures", "README.md"}
