@@ -15,11 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from reasonbench.assembly import generate, spec_from_config
 from reasonbench.audit import audit
+from reasonbench.cli.config import compose
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 
@@ -33,8 +33,7 @@ def peak_rss_mib() -> tuple[float, float]:
 def timed_build(benchmark: str, workers: int, out: Path) -> tuple[float, float, dict[str, Any]]:
     """Generate + audit one build: (generate s, generate + audit s, its manifest); exits on a
     failed audit (a fast wrong build measures nothing). Shared with bench_extended.py."""
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
+    cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
     spec = spec_from_config(OmegaConf.to_container(cfg.benchmark, resolve=True))  # type: ignore[arg-type]
     start = time.perf_counter()
     manifest = generate(spec, out, workers=workers, progress=False)

@@ -2,7 +2,7 @@
 
 Each is a registered baseline **kind** (:data:`BASELINES`): a function of the benchmark rows, the
 records' method name, the splits it trains on and the kind's settings. ``reasonbench baselines``
-makes every configured run (``runs:`` of conf/baselines.yaml: method -> kind and training
+makes every configured run (``runs`` of reasonbench baselines: method -> kind and training
 splits), so a variant trained on more data is one more run, not new code.
 """
 

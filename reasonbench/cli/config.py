@@ -25,9 +25,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from omegaconf import DictConfig, ListConfig, OmegaConf
+from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 from omegaconf.errors import OmegaConfBaseException
 
+from reasonbench.cli.keys import help_of, store_keys
 from reasonbench.cli.schemas import JUDGE_ARGS, KEY_READING, SCHEMAS, KeyReading
 from reasonbench.registry import closest
 
@@ -38,9 +39,11 @@ __all__ = [
     "compose",
     "plugins_of",
     "key_help",
+    "store_all_keys",
     "prepare",
     "typed_judge_args",
     "validate",
+    "without_hydra",
 ]
 
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
@@ -213,22 +216,38 @@ def groups_of(config_name: str) -> dict[str, list[str]]:
     return out
 
 
-def compose(config_name: str, overrides: Sequence[str] = ()) -> DictConfig:
-    """The composed config (Hydra's compose API); composition errors are one line."""
-    return copy.deepcopy(_composed(config_name, tuple(overrides)))
+def store_all_keys() -> None:
+    """Every command's own keys in Hydra's ``ConfigStore`` (:func:`~reasonbench.cli.keys.store_keys`):
+    a command's YAML names them in its defaults list, so this runs before any composition."""
+    for name in SCHEMAS:
+        store_keys(name, SCHEMAS.get(name))
+
+
+def compose(
+    config_name: str, overrides: Sequence[str] = (), return_hydra_config: bool = False
+) -> DictConfig:
+    """The composed config (Hydra's compose API); composition errors are one line. The one way
+    the package, its scripts and its tests compose a command's config. ``return_hydra_config``:
+    keep Hydra's own node (``hydra.*``: the launcher, the run's choices)."""
+    return copy.deepcopy(_composed(config_name, tuple(overrides), return_hydra_config))
 
 
 @lru_cache(maxsize=64)
-def _composed(config_name: str, overrides: tuple[str, ...]) -> DictConfig:
+def _composed(
+    config_name: str, overrides: tuple[str, ...], return_hydra_config: bool = False
+) -> DictConfig:
     # one composition costs a few hundred ms; checking a command line composes the same base
     # several times (and a test suite composes the same commands over and over)
     from hydra import compose as hydra_compose
     from hydra import initialize_config_dir
     from hydra.errors import HydraException
 
+    store_all_keys()
     try:
         with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-            return hydra_compose(config_name, overrides=list(overrides))
+            return hydra_compose(
+                config_name, overrides=list(overrides), return_hydra_config=return_hydra_config
+            )
     except (HydraException, OmegaConfBaseException) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ConfigError(first) from None
@@ -415,12 +434,17 @@ def _value_at(tree: Any, key: str) -> Any:
     return tree
 
 
+def _first_values(parsed: list[Override]) -> list[str]:
+    """The overrides with every sweep at its first value."""
+    return [
+        f"{o.text.split('=')[0]}={o.values[0]}" if len(o.values) > 1 else o.text for o in parsed
+    ]
+
+
 def _variants(parsed: list[Override]) -> Iterator[tuple[list[str], str]]:
     """One override list per value of each sweep (the other sweeps at their first value), so
     every value of a sweep is type-checked without composing the whole product."""
-    first = [
-        f"{o.text.split('=')[0]}={o.values[0]}" if len(o.values) > 1 else o.text for o in parsed
-    ]
+    first = _first_values(parsed)
     yield first, _WHERE
     for i, o in enumerate(parsed):
         for value in o.values[1:]:
@@ -431,53 +455,87 @@ def _variants(parsed: list[Override]) -> Iterator[tuple[list[str], str]]:
 
 def prepare(config_name: str, overrides: Sequence[str]) -> tuple[DictConfig, list[str]]:
     """Check ``overrides`` for command ``config_name``; return the composed config (of the first
-    value of every sweep) and the overrides as Hydra must receive them. :class:`ConfigError` on
-    the first problem."""
+    value of every sweep; Hydra's own node included, as a run sees it) and the overrides as Hydra
+    must receive them. :class:`ConfigError` on the first problem.
+
+    A command line of known keys is composed once: the command's bare config (its groups chosen)
+    is composed only to name the closest key of an unknown one, or to find that a new key goes
+    into a free-form mapping (``judge.args.<key>``)."""
     parsed = parse_overrides(read_as_typed(config_name, overrides))
     _check_unswept(config_name, parsed)
     _check_groups(config_name, parsed)
     groups = groups_of(config_name)
-    selections = [f"{o.key}={o.values[0]}" for o in parsed if o.key in groups]
-    parsed = _check_keys(config_name, parsed, compose(config_name, selections))
+    if not all(o.kind == "change" and not _free_form(o.key) for o in parsed) or not _composes(
+        config_name, parsed
+    ):
+        selections = [f"{o.key}={o.values[0]}" for o in parsed if o.key in groups]
+        parsed = _check_keys(config_name, parsed, compose(config_name, selections))
     composed: DictConfig | None = None
     for variant, setting in _variants(parsed):
-        cfg = compose(config_name, variant)
-        _check_types(config_name, cfg, setting)
+        cfg = compose(config_name, variant, return_hydra_config=True)
+        _check_types(config_name, without_hydra(cfg), setting)
         composed = composed or cfg
     assert composed is not None
     return composed, [o.text for o in parsed]
 
 
+def _free_form(key: str) -> bool:
+    return any(key.startswith(mapping + ".") for mapping in FREE_FORM)
+
+
+def _composes(config_name: str, parsed: list[Override]) -> bool:
+    """Whether the first value of every override composes (every key known); the composition is
+    cached, so the checks that follow reuse it."""
+    try:
+        compose(config_name, _first_values(parsed), return_hydra_config=True)
+    except ConfigError:
+        return False
+    return True
+
+
+def without_hydra(cfg: DictConfig) -> DictConfig:
+    """``cfg`` without Hydra's own node: what a command's ``run(cfg)`` receives."""
+    task = copy.deepcopy(cfg)
+    with open_dict(task):
+        task.pop("hydra", None)
+    return task
+
+
 def validate(config_name: str, overrides: Sequence[str]) -> DictConfig:
-    """:func:`prepare`'s composed config alone."""
-    return prepare(config_name, overrides)[0]
+    """:func:`prepare`'s composed config alone (without Hydra's node)."""
+    return without_hydra(prepare(config_name, overrides)[0])
 
 
 def key_help(config_name: str) -> list[tuple[str, str, str]]:
-    """(key, default, help) for every top-level key of the command and of its groups' files:
-    the help is the YAML comment on the key's line."""
+    """(key, default, help) for every top-level key of the command and every key of its groups'
+    options and sections: the help its dataclass declares (:mod:`reasonbench.cli.schemas`); an
+    entry of a free mapping (a role of ``methods``) shows the comment on its line in the chosen
+    option's YAML, where that value is written."""
     cfg = compose(config_name)
+    schema = SCHEMAS.get(config_name) if config_name in SCHEMAS else None
     rows: list[tuple[str, str, str]] = []
-    comments = _comments(CONF_DIR / f"{config_name}.yaml")
     for key in cfg:
         if key == "hydra":
             continue
         node = cfg._get_node(str(key))
         if isinstance(node, DictConfig) and len(node) > 0:
-            group = CONF_DIR / str(key)
-            sub = _comments(next(iter(sorted(group.glob("*.yaml"))), Path("/nonexistent")))
+            variant = _comments(_chosen(config_name, str(key)))
             for child in node:
-                value = node._get_node(str(child))
-                rows.append(
-                    (
-                        f"{key!s}.{child!s}",
-                        _show(value),
-                        sub.get(str(child), comments.get(str(key), "")),
-                    )
-                )
+                path = f"{key!s}.{child!s}"
+                text = help_of(schema, path) if schema else None
+                if text is None:
+                    text = variant.get(str(child)) or (help_of(schema, str(key)) if schema else "")
+                rows.append((path, _show(node._get_node(str(child))), text or ""))
             continue
-        rows.append((str(key), _show(node), comments.get(str(key), "")))
+        rows.append((str(key), _show(node), (help_of(schema, str(key)) if schema else "") or ""))
     return rows
+
+
+def _chosen(config_name: str, group: str) -> Path:
+    """The YAML of ``group``'s option in the command's defaults list (a missing path if none)."""
+    text = (CONF_DIR / f"{config_name}.yaml").read_text(encoding="utf-8")
+    match = re.search(rf"^\s*-\s*{group}\s*:\s*(\S+)", text, re.MULTILINE)
+    return CONF_DIR / group / f"{match.group(1)}.yaml" if match else Path("/nonexistent")
 
 
 def _show(node: Any) -> str:

@@ -19,6 +19,7 @@ import argparse
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import hydra
@@ -33,6 +34,7 @@ from reasonbench.cli.config import (
     key_help,
     plugins_of,
     prepare,
+    without_hydra,
 )
 from reasonbench.cli.errors import fail, guarded
 from reasonbench.plugins import PluginError, load_plugins
@@ -169,9 +171,11 @@ def run_hydra(
             return 0
         modules, overrides = plugins_of(overrides)
         load_plugins(modules)  # before composing: a plug-in may add a group option
-        overrides = prepare(config_name, overrides)[1]
+        composed, overrides = prepare(config_name, overrides)
     except (ConfigError, PluginError) as exc:
         return fail(command, str(exc))
+    if not flags:  # one run: the config checked above is the one it runs with
+        return run_composed(command, run, composed)
     status = {"code": 0}
 
     @hydra.main(config_path=str(CONF_DIR), config_name=config_name, version_base="1.3")
@@ -194,6 +198,27 @@ def run_hydra(
     finally:
         sys.argv = saved
     return status["code"]
+
+
+def run_composed(command: str, run: Callable[[DictConfig], int], cfg: DictConfig) -> int:
+    """``run`` on ``cfg`` (Hydra's node included) as ``@hydra.main`` would run one job with this
+    project's settings (``hydra.run.dir: .``, no output subdirectory, no chdir): Hydra's
+    runtime config set, its job logging configured, ``hydra`` removed from what ``run`` sees.
+    Only sweeps (``-m``) and Hydra's own flags (``--cfg``, ``--info``, ...) go through
+    ``@hydra.main``, which would compose the command line once more."""
+    from hydra.core.hydra_config import HydraConfig
+    from hydra.core.utils import configure_log, setup_globals
+    from hydra.types import RunMode
+    from omegaconf import open_dict
+
+    setup_globals()
+    with open_dict(cfg):
+        cfg.hydra.job.name = f"reasonbench {command}"
+        cfg.hydra.mode = RunMode.RUN
+        cfg.hydra.runtime.output_dir = str(Path(str(cfg.hydra.run.dir)).resolve())
+    HydraConfig.instance().set_config(cfg)
+    configure_log(cfg.hydra.job_logging, cfg.hydra.verbose)
+    return guarded(command, lambda: run(without_hydra(cfg)))
 
 
 HydraCommand = tuple[Callable[[DictConfig], int], str]  # (run(cfg) -> exit code, help text)

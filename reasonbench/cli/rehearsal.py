@@ -189,14 +189,13 @@ class Rehearsal:
             )
 
     def outputs(self, command: str, runs: Sequence[Run]) -> list[Path]:
-        from hydra import compose, initialize_config_dir
+        from reasonbench.cli.config import compose
 
         paths = []
         extra = self.train_overrides() if command == "train" else self.predict_overrides()
-        with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-            for run in runs:
-                cfg = compose(command, overrides=[*run.overrides().split(), *extra])
-                paths.append(Path(cfg.out_dir) / RUN_FILE if command == "train" else Path(cfg.out))
+        for run in runs:
+            cfg = compose(command, overrides=[*run.overrides().split(), *extra])
+            paths.append(Path(cfg.out_dir) / RUN_FILE if command == "train" else Path(cfg.out))
         return paths
 
     def run(self, roles: Mapping[str, Role]) -> dict[str, Any]:
@@ -233,7 +232,7 @@ class Rehearsal:
         return summary
 
 
-# the main job's CPU comparisons (conf/analyze.yaml, cpu_models) asked of the stand-in runs of the
+# the main job's CPU comparisons (analyze's cpu_models) asked of the stand-in runs of the
 # same targets: the rehearsal exercises them too, and no cell of theirs reads "not run"
 CPU_STAND_INS = (
     "cpu_models.cube=tiny_1.7b-cube",

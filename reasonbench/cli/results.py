@@ -25,7 +25,7 @@ def run_baselines(cfg: DictConfig) -> int:
             return fail(
                 "baselines",
                 f"unknown baseline {method!r} in make; the configured runs: "
-                f"{', '.join(sorted(runs))} (runs: in conf/baselines.yaml)",
+                f"{', '.join(sorted(runs))} (runs: reasonbench baselines --help)",
             )
         run = runs[method]
         if not isinstance(run, dict) or set(run) != {"kind", "train_splits"}:

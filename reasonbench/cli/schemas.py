@@ -1,9 +1,12 @@
-"""Typed schemas of the Hydra commands' configs, checked at the CLI edge before anything runs.
+"""Every key of every Hydra command, declared once: its type, default and one-line help.
 
-Each ``conf/<name>.yaml`` has a dataclass here (registered in :data:`SCHEMAS` under that name)
-that says what type each key has; the YAML files keep the defaults and the one-line help
-comments. ``dict[str, Any]`` marks a subtree validated elsewhere (a benchmark spec, a judge
-factory's arguments). A command without a schema is still checked for unknown keys.
+Each ``conf/<name>.yaml`` has a dataclass here (registered in :data:`SCHEMAS` under that name).
+Its fields (:func:`~reasonbench.cli.keys.key`) are the command's keys; the node Hydra composes is
+built from them (:func:`~reasonbench.cli.keys.store_keys`), so the YAML keeps only the defaults
+list that chooses the config groups' options (the variants: ``conf/model/*.yaml``, ...), Hydra's
+settings and the usage comment. A group's keys are declared by its dataclass here
+(:func:`~reasonbench.cli.keys.group`). ``dict[str, Any]`` marks a subtree validated elsewhere (a
+benchmark spec, a judge factory's arguments).
 
 A judge factory's arguments (``judge.args``) are typed by :data:`JUDGE_ARGS`: a schema derived
 from the factory's own signature (:func:`factory_schema`), so the two cannot drift, with the
@@ -24,6 +27,7 @@ from typing import Any, Optional
 
 from omegaconf import MISSING
 
+from reasonbench.cli.keys import group, key, section
 from reasonbench.invariance.report import DELTA_FLIP_RULES
 from reasonbench.registry import Registry
 
@@ -138,338 +142,579 @@ class Precision(Enum):
 
 DeltaFlipRule = Enum("DeltaFlipRule", {rule: rule for rule in DELTA_FLIP_RULES})  # type: ignore[misc]
 
+_OVERWRITE = "replace outputs reasonbench did not write (or that were edited since)"
+_DATA_DIR = "the generated benchmark (reasonbench generate out_dir=...)"
+_PROGRESS = "rate and ETA (a bar on a terminal, plain lines otherwise)"
+_SPLITS = [
+    "calibration",
+    "dev",
+    "test_locked",
+    "shift_operator",
+    "shift_linguistic",
+    "shift_depth",
+    "controls_locked",
+    "cardinality_test",
+]
+
+# --- the keys of the config groups' options (their values: conf/<group>/*.yaml) ---------------
+
 
 @dataclass
 class ModelSchema:
-    name: str = MISSING
-    source: str = MISSING
-    dtype: Precision = MISSING
-    attn_implementation: str = MISSING
-    gradient_checkpointing: bool = MISSING
-    micro_batch_tokens: int = MISSING
-    predict_batch_size: int = MISSING
-    tuning: str | None = None  # lora (null) | full: reasonbench/models/tuning.py
+    name: str = key(help="the model's name in run directories and the records' method")
+    source: str = key(help="the registered backbone loader: hf | tiny (reasonbench/models)")
+    dtype: Precision = key(help="bf16 | fp16 | fp32 (weights; LoRA parameters stay fp32)")
+    attn_implementation: str = key(help="sdpa, or flash_attention_2 where flash-attn is installed")
+    gradient_checkpointing: bool = key(help="recompute activations in backward (less memory)")
+    micro_batch_tokens: int = key(help="padded tokens per micro-batch: bounds activation memory")
+    predict_batch_size: int = key(help="prompts decoded together by reasonbench predict")
+    tuning: str | None = key(None, "lora (frozen backbone + adapter) | full (every weight trains)")
     # a Hugging Face backbone
-    hf_id: str | None = None
-    revision: str | None = None
-    path: str | None = None
-    hf_cache: str | None = None
+    hf_id: str | None = key(None, "the Hugging Face model id (hf)")
+    revision: str | None = key(None, "the pinned revision of hf_id")
+    path: str | None = key(None, "a model directory (config.json, weights, tokenizer)")
+    hf_cache: str | None = key(None, "a Hugging Face hub cache other than ~/.cache/huggingface/hub")
     # the project's tiny model
-    cache_dir: str | None = None
-    vocab_size: int | None = None
-    arch: Any = None  # a name in reasonbench/models/architectures.py, or explicit Qwen3 fields
-    init_seed: int | None = None
-    split_digits: bool | None = None
+    cache_dir: str | None = key(None, "where the tiny model is built (tiny)")
+    vocab_size: int | None = key(None, "the tiny model's vocabulary size")
+    arch: Any = key(None, "a name in reasonbench/models/architectures.py, or explicit Qwen3 fields")
+    init_seed: int | None = key(None, "the seed of the tiny model's initial weights")
+    split_digits: bool | None = key(None, "the tiny tokenizer splits numbers into digits")
 
 
 @dataclass
 class TargetSchema:
-    name: str = MISSING
+    name: str = key(help="a registered learning target (docs/targets.md)")
 
 
 @dataclass
 class LoraSchema:
-    r: int = MISSING
-    alpha: int = MISSING
-    dropout: float = MISSING
-    target_modules: list[str] = MISSING
-    modules_to_save: list[str] = field(default_factory=list)
+    r: int = key(help="LoRA rank")
+    alpha: int = key(help="LoRA scaling numerator (scale alpha / r)")
+    dropout: float = key(help="dropout on the LoRA input")
+    target_modules: list[str] = key(help="the linear layers that get an adapter")
+    modules_to_save: list[str] = key([], "modules trained in full beside LoRA (e.g. [norm])")
 
 
 @dataclass
 class OptimSchema:
-    lr: float = MISSING
-    weight_decay: float = MISSING
-    betas: list[float] = MISSING
-    scheduler: str = MISSING
-    warmup_ratio: float = MISSING
-    epochs: int = MISSING
-    max_steps: int | None = None
-    batch_size: int = MISSING
-    max_grad_norm: float = MISSING
+    lr: float = key(help="peak learning rate (AdamW)")
+    weight_decay: float = key(help="AdamW weight decay")
+    betas: list[float] = key(help="AdamW betas")
+    scheduler: str = key(help="any transformers.get_scheduler name")
+    warmup_ratio: float = key(help="share of the steps spent warming up")
+    epochs: int = key(help="passes over the training split")
+    max_steps: int | None = key(None, "overrides epochs when set")
+    batch_size: int = key(help="examples per optimizer step, over all processes")
+    max_grad_norm: float = key(help="gradient clipping norm")
 
 
 @dataclass
 class PermutationSchema:
-    rate: float = MISSING
-    mode: str = MISSING
+    rate: float = key(help="share of training examples with permuted source order")
+    mode: str = key(help="how the order is permuted")
 
 
 @dataclass
 class ExtraDataSchema:
-    data_dir: str = MISSING
-    split: str = MISSING
+    data_dir: str = key(help="another generated benchmark to train on too")
+    split: str = key(help="its split that is added")
 
 
 @dataclass
 class DataSchema:
-    name: str = MISSING
-    suffix: str = MISSING
-    train_split: str = MISSING
-    permutation: PermutationSchema = field(default_factory=PermutationSchema)
-    extra: list[ExtraDataSchema] = field(default_factory=list)
-
-
-@dataclass
-class GenerateSchema:
-    benchmark: dict[str, Any] = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    workers: int = MISSING
-    progress: bool = MISSING
-    cardinality: bool = MISSING
-    freeze: bool = MISSING
-
-
-@dataclass
-class AuditSchema:
-    data_dir: str = MISSING
-    audit_dir: str | None = None
-    overwrite: bool = MISSING
-    workers: int = MISSING
-    progress: bool = MISSING
-
-
-@dataclass
-class TfidfSchema:
-    ngram: list[int] = MISSING
-    max_features: int | None = None
-    alpha: float = MISSING
-    epochs: int = MISSING
-    seed: int = MISSING
-
-
-@dataclass
-class BaselineRunSchema:
-    kind: str = MISSING
-    train_splits: list[str] = MISSING
-
-
-@dataclass
-class BaselinesSchema:
-    data_dir: str = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    make: list[str] = MISSING
-    runs: dict[str, BaselineRunSchema] = MISSING
-    tfidf: TfidfSchema = field(default_factory=TfidfSchema)
+    name: str = key(help="the training data variant")
+    suffix: str = key(help="appended to the method name (-permaug, -cardinality)")
+    train_split: str = key(help="the split trained on")
+    permutation: PermutationSchema = section(PermutationSchema, "permutation augmentation")
+    extra: list[ExtraDataSchema] = key([], "further training data (data_dir, split)")
 
 
 @dataclass
 class MethodRoleSchema:
-    method: str = MISSING
-    target: str | None = None
-    model: str | None = None
-    data: str | None = None
-
-
-@dataclass
-class AnalyzeSchema:
-    methods: dict[str, MethodRoleSchema] = MISSING
-    data_dir: str = MISSING
-    predictions_dir: str = MISSING
-    out: str = MISSING
-    overwrite: bool = MISSING
-    replicates: int = MISSING
-    seed: int = MISSING
-    allow_mixed_sources: bool = MISSING
-    calibration_maps: list[str] = MISSING
-    selective_on: list[str] = MISSING
-    reliability_bins: int = MISSING
-    calibration_min_points: int = MISSING
-    two_plane_splits: list[str] = MISSING
-    two_plane_scale: str = MISSING
-    progress: bool = MISSING
-    comparisons: list[dict[str, Any]] = MISSING
-    repairs: list[dict[str, Any]] = MISSING
-    cpu_models: dict[str, str] = MISSING  # the CPU receipt predictors the cpu comparisons name
-
-
-@dataclass
-class TablesSchema:
-    methods: dict[str, MethodRoleSchema] = MISSING
-    data_dir: str = MISSING
-    metrics: str = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    curves: list[str] = field(default_factory=list)
-
-
-@dataclass
-class CompareSchema:
-    left: str = MISSING
-    right: str = MISSING
-    rtol: float = MISSING
-    atol: float = MISSING
-    digests: list[str] = MISSING
+    method: str = key(help="the prediction records' method that plays the role")
+    target: str | None = key(None, "the target the role expects (others are refused)")
+    model: str | None = key(None, "its backbone")
+    data: str | None = key(None, "its training data")
 
 
 @dataclass
 class JudgeSchema:
-    name: str = MISSING
-    factory: str = MISSING
-    args: dict[str, Any] = MISSING  # the factory's keyword arguments (checked by the factory)
+    name: str = key(help="the judge's name in reports and the records' method")
+    factory: str = key(help="a registered judge factory, or pkg.module:function")
+    args: dict[str, Any] = key(help="the factory's keyword arguments (checked by the factory)")
+
+
+# --- the commands' own keys ---------------------------------------------------------------------
+
+
+@dataclass
+class GenerateSchema:
+    benchmark: dict[str, Any] = group(help="the benchmark spec (conf/benchmark/)")
+    out_dir: str = key("data/reasonbench", "where the splits and their manifest go")
+    overwrite: bool = key(False, _OVERWRITE)
+    workers: int = key(2, "processes; output is byte-identical for any value")
+    progress: bool = key(True, _PROGRESS)
+    cardinality: bool = key(True, "also write the post-freeze cardinality experiment")
+    freeze: bool = key(
+        False, "copy the manifests into data/manifests (maintainers, when the benchmark changes)"
+    )
+
+
+@dataclass
+class AuditSchema:
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    audit_dir: str | None = key(None, "default: results/audit/<benchmark name>")
+    overwrite: bool = key(False, _OVERWRITE)
+    workers: int = key(2, "processes; the report is the same for any value")
+    progress: bool = key(True, _PROGRESS)
+
+
+@dataclass
+class TfidfSchema:
+    ngram: list[int] = key([3, 5], "char_wb n-gram lengths")
+    max_features: int | None = key(200000, "most frequent training n-grams kept (null: all)")
+    alpha: float = key(1.0e-5, "L2 penalty of the SGD-fitted logistic regressions")
+    epochs: int = key(15, "SGD passes (fixed: no early stop, so runs are identical)")
+    seed: int = key(0, "seed of the SGD shuffles")
+
+
+@dataclass
+class BaselineRunSchema:
+    kind: str = key(help="a registered baseline (majority, tfidf)")
+    train_splits: list[str] = key(help="the splits it trains on")
+
+
+@dataclass
+class BaselinesSchema:
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    out_dir: str = key("results/predictions", "where <method>.parquet go")
+    overwrite: bool = key(False, _OVERWRITE)
+    # (not `methods`: that name is the role-map config group, which Hydra would not let a
+    # command line set)
+    make: list[str] = key(
+        ["majority", "tfidf", "tfidf_train_dev"], "the runs below to make (<method>.parquet each)"
+    )
+    # The paper's TF-IDF "uses more training data than the neural runs" (train): tfidf_train_dev
+    # adds dev (calibration stays out: selective thresholds are fitted there). docs/analysis.md §11
+    runs: dict[str, BaselineRunSchema] = key(
+        {
+            "majority": BaselineRunSchema("majority", ["train"]),
+            "tfidf": BaselineRunSchema("tfidf", ["train"]),
+            "tfidf_train_dev": BaselineRunSchema("tfidf", ["train", "dev"]),
+        },
+        "method (the records' `method`) -> baseline kind and the splits it trains on",
+    )
+    tfidf: TfidfSchema = section(TfidfSchema, "the settings of every run of kind tfidf")
+
+
+def _methods(role: str) -> str:
+    """The method that plays ``role`` (an interpolation), or ``role`` itself if it is one."""
+    return role if role.startswith("${") else "${methods." + role + ".method}"
+
+
+_SIZE = ["stratum", "min_receipt_size"]
+
+
+def _pair(
+    name: str, a: str, b: str, family: str, by: list[str] | None = None, **more: Any
+) -> dict[str, Any]:
+    """One paired comparison a - b of roles (or of methods, given as interpolations), with CIs
+    per value of each ``by`` (default: per stratum; ``[]``: pooled only)."""
+    out: dict[str, Any] = {"name": name, "a": _methods(a), "b": _methods(b), "family": family}
+    out.update(more)
+    by = ["stratum"] if by is None else by
+    return {**out, "by": by} if by else out
+
+
+@dataclass
+class AnalyzeSchema:
+    methods: dict[str, MethodRoleSchema] = group(help="paper roles -> runs (conf/methods/)")
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    predictions_dir: str = key("results/predictions", "the prediction records to score")
+    out: str = key("results/metrics.json", "the metrics file")
+    overwrite: bool = key(False, _OVERWRITE)
+    replicates: int = key(10000, "hierarchical-bootstrap replicates (units and seeds resampled)")
+    seed: int = key(0, "seed of the bootstrap draws")
+    allow_mixed_sources: bool = key(
+        False, "ADR-054: refuse to fit one threshold across confidence sources"
+    )
+    calibration_maps: list[str] = key(
+        ["isotonic", "platt"], "ADR-054: per-source maps fitted on the calibration split"
+    )
+    selective_on: list[str] = key(
+        ["raw", "isotonic"], "confidence scales selective-debt thresholds use (raw or a map)"
+    )
+    reliability_bins: int = key(10, "equal-width bins of the reliability diagrams and the ECE")
+    calibration_min_points: int = key(
+        20, "calibration predicted changes a source needs to get a map"
+    )
+    two_plane_splits: list[str] = key(
+        ["test_locked"], "the two-plane audit's evaluated splits ([]: no audit; docs/analysis.md)"
+    )
+    two_plane_scale: str = key(
+        "isotonic", "calibration map whose confidence routes a predicted change"
+    )
+    progress: bool = key(True, "rate and ETA while scoring (plain lines off a terminal)")
+    # a - b on `split` (default test_locked); Holm adjusts within each `family` only; `by`: CIs of
+    # the difference per subgroup value (stratum, min_receipt_size, ambiguity). The cpu families:
+    # the CPU receipt predictors (model=small_cpu, docs/training.md "A model that learns on
+    # CPU"), not the paper's models; their cube - direct comparison is the primary question on
+    # CPU, and the cube model against TF-IDF on the two accuracies its goal names
+    comparisons: list[dict[str, Any]] = key(
+        [
+            _pair(
+                "cube_vs_direct_receipt", "cube", "direct_receipt", "primary", _SIZE + ["ambiguity"]
+            ),
+            _pair(
+                "replication_cube_vs_direct_receipt",
+                "replication_cube",
+                "replication_direct_receipt",
+                "replication",
+            ),
+            _pair("permaug_cube_vs_direct", "permaug_cube", "permaug_direct", "augmentation"),
+            _pair(
+                "cardinality_cube_vs_direct",
+                "cardinality_cube",
+                "cardinality_direct",
+                "cardinality",
+                _SIZE,
+                split="cardinality_test",
+            ),
+            _pair("tfidf_vs_majority", "tfidf", "majority", "surface", []),
+            _pair(
+                "cpu_cube_vs_direct_receipt",
+                "${cpu_models.cube}",
+                "${cpu_models.direct_receipt}",
+                "cpu",
+                _SIZE,
+            ),
+            _pair(
+                "cpu_cube_vs_tfidf",
+                "${cpu_models.cube}",
+                "tfidf",
+                "cpu_vs_surface",
+                _SIZE,
+                metrics=["receipt_accuracy", "endpoint_accuracy"],
+            ),
+        ],
+        "paired comparisons (name, a, b, family, split, by)",
+    )
+    # the main job's committed runs (the CPU rehearsal points them at its stand-in runs,
+    # reasonbench/cli/rehearsal.py)
+    cpu_models: dict[str, str] = key(
+        {"cube": "small_cpu-cube", "direct_receipt": "small_cpu-direct_receipt"},
+        "the CPU receipt predictors the cpu comparisons name",
+    )
+    # after - before of one control kind's paired consistency on the locked controls, pooled and
+    # per stratum, with bootstrap CIs (seeds paired only when both arms have the same seeds; no
+    # Holm)
+    repairs: list[dict[str, Any]] = key(
+        [
+            {
+                "name": "permaug_repair_direct",
+                "after": _methods("permaug_direct"),
+                "before": _methods("direct_receipt"),
+                "kind": "permutation",
+            },
+            {
+                "name": "permaug_repair_cube",
+                "after": _methods("permaug_cube"),
+                "before": _methods("cube"),
+                "kind": "permutation",
+            },
+        ],
+        "consistency repairs (name, after, before, kind)",
+    )
+
+
+@dataclass
+class TablesSchema:
+    methods: dict[str, MethodRoleSchema] = group(help="paper roles -> runs (conf/methods/)")
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    metrics: str = key("results/metrics.json", "the metrics file reasonbench analyze wrote")
+    out_dir: str = key("results", "where tables/ and figures/ go")
+    overwrite: bool = key(False, _OVERWRITE)
+    curves: list[str] = key(
+        [], "training run directories whose learning curves (eval.every) to draw"
+    )
+
+
+@dataclass
+class CompareSchema:
+    left: str = key(help="a metrics file or a results directory (e.g. the committed one)")
+    right: str = key(help="the same kind of path to compare with it (e.g. a fresh run's)")
+    rtol: float = key(1.0e-5, "relative tolerance of floats: |a-b| <= max(rtol*max(|a|,|b|), atol)")
+    atol: float = key(1.0e-9, "absolute tolerance of floats (numbers at or near 0)")
+    # the output ledgers (the sha256 of each file beside them) and the learned adapter's sha256
+    # (weights agree within tolerance)
+    digests: list[str] = key(
+        ["*.reasonbench-outputs.json", "*.meta.json:adapter_sha256"],
+        "GLOB or GLOB:KEY: digests of what is compared elsewhere, listed, not counted",
+    )
 
 
 @dataclass
 class PisSchema:
-    w1: float = MISSING
-    w2: float = MISSING
-    w3: float = MISSING
-    scale: float = MISSING
-    r_dir_without_flips: float = MISSING
-    u_rate_without_flips: float = MISSING
-    delta_flip_rule: DeltaFlipRule = MISSING
+    w1: float = key(0.4, "weight of dflip: the original authors' prior, not a law")
+    w2: float = key(0.3, "weight of 1 - R_dir")
+    w3: float = key(0.3, "weight of U_rate")
+    scale: float = key(5.0, "multiplies the weighted sum")
+    r_dir_without_flips: float = key(
+        0.0, "R_dir of a judge that never flips under a threshold shift"
+    )
+    u_rate_without_flips: float = key(0.0, "U_rate of a judge that never flips under a rewrite")
+    delta_flip_rule: DeltaFlipRule = key(
+        DeltaFlipRule["seed"],
+        "headline PIS: seed (dflip as is, as the paper writes it) | clipped (max(0, dflip))",
+    )
 
 
 @dataclass
 class JudgeCardSchema:
-    judge: JudgeSchema = field(default_factory=JudgeSchema)
-    data_dir: str = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    splits: list[str] = MISSING
-    max_items: int | None = None
-    seed: int = MISSING
-    reruns: int = MISSING
-    margin: int = MISSING
-    replicates: int = MISSING
-    controls: bool = MISSING
-    progress: bool = MISSING
-    write_answers: bool = MISSING
-    cache_dir: str | None = None
-    pis: PisSchema = field(default_factory=PisSchema)
+    judge: JudgeSchema = group(JudgeSchema, "the judge audited (conf/judge/)")
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    out_dir: str = key("results/judge_cards/${judge.name}", "where the card goes")
+    overwrite: bool = key(False, _OVERWRITE)
+    splits: list[str] = key(
+        ["test_locked"], "organizational items of these splits are stress-tested"
+    )
+    max_items: int | None = key(None, "a seeded subset of the items (null: all)")
+    seed: int = key(0, "seed of the subset, the answers and the bootstrap")
+    reruns: int = key(
+        3, "answers per prompt for a sampling judge (>= 3); greedy judges: 1 (+1 to verify)"
+    )
+    margin: int = key(1, 'grid steps that put a case "at a threshold" (an ambiguous item)')
+    replicates: int = key(2000, "clustered bootstrap over clauses")
+    controls: bool = key(True, "also answer the items' locked controls (paired consistency)")
+    progress: bool = key(True, "certification and answering progress (rate, ETA) on stderr")
+    write_answers: bool = key(True, "stress_suite.json and answers.jsonl beside the card")
+    cache_dir: str | None = key(
+        "data/cache/answers",
+        "local model judges' answers, shared with `reasonbench evaluate` (null: none)",
+    )
+    pis: PisSchema = section(
+        PisSchema, "PIS = max(0, 1 - (w1*dflip + w2*(1 - R_dir) + w3*U_rate) * scale)"
+    )
 
 
 @dataclass
 class EvaluateSchema:
-    judge: JudgeSchema = field(default_factory=JudgeSchema)
-    data_dir: str = MISSING
-    splits: list[str] = MISSING
-    runs: int = MISSING
-    seed: int = MISSING
-    predictions_dir: str = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    cache_dir: str | None = None
-    lenient: bool = MISSING
-    progress: bool = MISSING
+    judge: JudgeSchema = group(JudgeSchema, "the judge evaluated (conf/judge/)")
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    splits: list[str] = key(_SPLITS, "the splits answered (a missing cardinality split is skipped)")
+    runs: int = key(1, "answers per prompt; run r uses seed + r (records carry that seed)")
+    seed: int = key(0, "seed of the first run")
+    predictions_dir: str = key("results/predictions", "where analyze reads")
+    out_dir: str = key("${predictions_dir}/${judge.name}", "where this judge's records go")
+    overwrite: bool = key(
+        False, "true: replace prediction files reasonbench did not write (or that changed)"
+    )
+    cache_dir: str | None = key(
+        "data/cache/answers", "local model judges' answers (a served judge: judge.args.cache_dir)"
+    )
+    lenient: bool = key(True, "also count what a lenient reading accepts (reported, never scored)")
+    progress: bool = key(True, _PROGRESS)
 
 
 @dataclass
 class CurveSchema:
-    every: int = MISSING
-    split: str = MISSING
-    examples: int = MISSING
+    every: int = key(
+        0, "optimizer steps between points (0: no curve); points go to train_log.jsonl"
+    )
+    split: str = key("dev", "the split sampled")
+    examples: int = key(
+        256, "the first rows of the split in sha256(id) order, the same for every run"
+    )
+
+
+_METHOD = "${model.name}-${target.name}${data.suffix}"
 
 
 @dataclass
 class TrainSchema:
-    model: ModelSchema = field(default_factory=ModelSchema)
-    target: TargetSchema = field(default_factory=TargetSchema)
-    lora: LoraSchema = field(default_factory=LoraSchema)
-    optim: OptimSchema = field(default_factory=OptimSchema)
-    data: DataSchema = field(default_factory=DataSchema)
-    seed: int = MISSING
-    data_dir: str = MISSING
-    method: str = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    batching: Batching = MISSING
-    max_length: int = MISSING
-    device: Device = MISSING
-    threads: int = MISSING
-    save_every: int = MISSING
-    keep_checkpoints: int = MISSING
-    log_every: int = MISSING
-    stop_after_steps: int | None = None
-    progress: bool = MISSING
-    eval: CurveSchema = field(default_factory=CurveSchema)
+    model: ModelSchema = group(ModelSchema, "the backbone (conf/model/)")
+    target: TargetSchema = group(TargetSchema, "the learning target (conf/target/)")
+    lora: LoraSchema = group(LoraSchema, "the adapter (conf/lora/)")
+    optim: OptimSchema = group(OptimSchema, "the optimizer (conf/optim/)")
+    data: DataSchema = group(DataSchema, "the training data (conf/data/)")
+    seed: int = key(0, "seed of the adapter's initialisation, order and dropout")
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    method: str = key(_METHOD, "the prediction records' `method`")
+    out_dir: str = key("runs/${method}/seed${seed}", "the run directory (a rerun resumes there)")
+    overwrite: bool = key(False, _OVERWRITE)
+    batching: Batching = key(
+        Batching.padding_free,
+        "padded | length_grouped | padding_free: same gradient, less padding",
+    )
+    max_length: int = key(2048, "tokens; a longer prompt loses its start, a target is never cut")
+    device: Device = key(Device.auto, "auto (GPU when present) | cpu")
+    # part of the run, since another count can round differently
+    threads: int = key(
+        1, "torch CPU threads, set by the run itself (OMP_NUM_THREADS is overridden)"
+    )
+    save_every: int = key(200, "optimizer steps between checkpoints")
+    keep_checkpoints: int = key(2, "the newest checkpoints kept")
+    log_every: int = key(10, "optimizer steps between lines of train_log.jsonl")
+    stop_after_steps: int | None = key(
+        None, "stop after N steps of this invocation without saving, as a kill would"
+    )
+    progress: bool = key(True, _PROGRESS)
+    eval: CurveSchema = section(
+        CurveSchema, "the learning curve: greedy accuracy on a fixed sample while training"
+    )
 
 
 @dataclass
 class PredictSchema:
-    model: ModelSchema = field(default_factory=ModelSchema)
-    target: TargetSchema = field(default_factory=TargetSchema)
-    data: DataSchema = field(default_factory=DataSchema)
-    seed: int = MISSING
-    data_dir: str = MISSING
-    method: str = MISSING
-    run_dir: str = MISSING
-    predictions_dir: str = MISSING
-    out: str = MISSING
-    overwrite: bool = MISSING
-    cache_dir: str = MISSING
-    splits: list[str] = MISSING
-    batch_size: int = MISSING
-    max_new_tokens: int | None = None
-    merge_adapter: bool = MISSING
-    confidence: str = MISSING
-    device: Device = MISSING
-    threads: int = MISSING
-    progress: bool = MISSING
+    model: ModelSchema = group(ModelSchema, "the backbone (conf/model/)")
+    target: TargetSchema = group(TargetSchema, "the learning target (conf/target/)")
+    data: DataSchema = group(DataSchema, "the training data (conf/data/)")
+    seed: int = key(0, "the run's seed")
+    data_dir: str = key("data/reasonbench", _DATA_DIR)
+    method: str = key(_METHOD, "the prediction records' `method`")
+    run_dir: str = key("runs/${method}/seed${seed}", "a finished `reasonbench train` run")
+    predictions_dir: str = key("results/predictions", "where analyze reads")
+    out: str = key("${predictions_dir}/${method}/seed${seed}.jsonl", "the records file")
+    overwrite: bool = key(False, _OVERWRITE)
+    cache_dir: str = key("data/cache/predict", "cached generations (an interrupted run resumes)")
+    splits: list[str] = key(_SPLITS, "the splits decoded (missing ones, no cardinality/, skipped)")
+    batch_size: int = key("${model.predict_batch_size}", "prompts decoded together")
+    max_new_tokens: int | None = key(
+        None, "null: the target's decoding budget (reasonbench/targets/builtin.py)"
+    )
+    merge_adapter: bool = key(
+        True, "fold LoRA into the weights before decoding (faster; part of the cache key)"
+    )
+    confidence: str = key(
+        "seq_prob", "seq_prob (whole emitted target) | verdict_token_prob (revised verdict)"
+    )
+    device: Device = key(Device.auto, "auto | cpu")
+    # part of the cache key: another count can round a confidence differently
+    threads: int = key(
+        1, "torch CPU threads, set by the command itself (overrides OMP_NUM_THREADS)"
+    )
+    progress: bool = key(True, _PROGRESS)
 
 
+# plugin_options of adjudicator=llm:<base_url> (docs/certify.md#an-llm-judge), set as
+# plugin_options.<key>=...: model (required; the served model's name), api (chat | completions),
+# api_key_env (name of the variable holding the key), template (inline text with one {source}
+# slot per source) or template_file (a file of it), system (chat system message), temperature
+# (0: greedy), top_p, max_tokens (16), stop ([...]), seed (run r sends seed+r), verdict_regex
+# (default: the label the answer's first line starts with), extra_body ({...} more request
+# fields), retry ({max_attempts, backoff_s, max_backoff_s, max_wait_s, max_consecutive_failures})
 @dataclass
 class CertifySchema:
-    cases: str = MISSING
-    adjudicator: str = MISSING
-    labels: list[str] = MISSING
-    out_dir: str = MISSING
-    overwrite: bool = MISSING
-    execution: str = MISSING
-    budget: int | None = None
-    order: list[str] | None = None
-    verify_fraction: float = MISSING
-    verify_seed: int = MISSING
-    repeats: int = MISSING
-    workers: int = MISSING
-    timeout_s: float = MISSING
-    cache: str | None = None
-    adjudicator_version: str = MISSING
-    sources: list[str] | None = None
-    progress: bool = MISSING
-    plugin_options: dict[str, Any] = MISSING
+    cases: str = key(
+        help='the JSONL case file: {"id": ..., "sources": {"<name>": {"old": ..., "new": ...}}}'
+    )
+    adjudicator: str = key(
+        help="python:pkg.mod:fn | command:<argv> | http:<URL> | llm:<base URL .../v1> "
+        "(taken as typed)"
+    )
+    labels: list[str] = key(
+        help="the declared verdict labels, e.g. [approve, deny, refer] (true, null, 1.10: text)"
+    )
+    out_dir: str = key("results/certify", "where receipts and the report go")
+    overwrite: bool = key(False, _OVERWRITE)
+    execution: str = key(
+        "adaptive", "exhaustive (all 2^k hybrids) | adaptive | monotone (assume=monotone)"
+    )
+    budget: int | None = key(
+        None, "interior queries per case for adaptive/monotone (null: no budget)"
+    )
+    order: list[str] | None = key(
+        None, "monotone: the verdict order, low to high, e.g. [deny, refer, approve]"
+    )
+    verify_fraction: float = key(
+        0.1, "monotone: share of the inferred cells re-asked to check the assumption (0..1)"
+    )
+    verify_seed: int = key(0, "monotone: which inferred cells are re-asked (with the case id)")
+    repeats: int = key(1, "runs per hybrid (>1 for a nondeterministic adjudicator)")
+    workers: int = key(4, "cases certified concurrently")
+    timeout_s: float = key(30.0, "per execution")
+    cache: str | None = key(None, "the execution cache (null: <out_dir>/cache.jsonl)")
+    adjudicator_version: str = key(
+        "", "part of the cache key: change it when your adjudicator changes"
+    )
+    sources: list[str] | None = key(None, "source order (null: the first case's)")
+    progress: bool = key(True, _PROGRESS)
+    plugin_options: dict[str, Any] = key(
+        {}, "passed to the plug-in factory (free-form: the plug-in checks its keys)"
+    )
 
 
 @dataclass
 class ReceiptSchema:
-    cube: str | None = None
-    adaptive: bool = MISSING
+    cube: str | None = key(None, "read the cube from this JSON file (null: stdin)")
+    adaptive: bool = key(
+        False, 'cells as a black box: skip supersets of sufficient sets, report "queries"'
+    )
 
 
 @dataclass
 class VerifySchema:
-    data_dir: str = MISSING
-    benchmark: dict[str, Any] = MISSING
-    manifest: str | None = None
+    benchmark: dict[str, Any] = group(
+        help="its committed manifest: data/manifests/<benchmark name>.json"
+    )
+    data_dir: str = key("data/reasonbench", "the generated files to check")
+    manifest: str | None = key(None, "an explicit manifest file instead of benchmark")
 
 
 @dataclass
 class ClausesAuditSchema:
-    clauses_dir: str | None = None
-    json: bool = MISSING
+    clauses_dir: str | None = key(None, "clause directory (null: data/clauses)")
+    json: bool = key(False, "print one JSON document instead of one line per clause")
 
 
 @dataclass
 class ExportLmEvalSchema:
-    data_dir: str = MISSING
-    out_dir: str = MISSING
-    split: str = MISSING
-    targets: list[str] | None = None
-    instruction: bool = MISSING
-    trim: bool = MISSING
-    overwrite: bool = MISSING
+    data_dir: str = key(
+        "data/reasonbench", "the generated benchmark the tasks read (its Parquet splits, offline)"
+    )
+    out_dir: str = key("lm_eval_tasks", "the task directory (lm_eval --include_path <out_dir>)")
+    split: str = key("test_locked", "the split every task evaluates")
+    targets: list[str] | None = key(
+        None, "the targets to export, one task each (null: every registered target)"
+    )
+    instruction: bool = key(
+        False,
+        "true: the target's task instruction as the task's description (zero-shot models)",
+    )
+    trim: bool = key(
+        True,
+        "parse the answer without a leading <think> block, cut to the target's lines "
+        "(false: the whole output)",
+    )
+    overwrite: bool = key(
+        False, "replace files reasonbench did not write (or that were edited since)"
+    )
 
 
-@dataclass
-class ImportLogsSchema:
-    log: str = MISSING
-    data_dir: str = MISSING
-    predictions_dir: str = MISSING
-    name: str | None = None
-    seed: int = MISSING
-    overwrite: bool = MISSING
+def _import_logs(log_help: str, read: str) -> type:
+    """The keys of importing a harness's logs (lm_eval's or inspect's): the same but for ``log``."""
+
+    @dataclass
+    class ImportLogsSchema:
+        log: str = key(help=log_help)
+        data_dir: str = key(
+            "data/reasonbench", f"the build {read} (checked against the log's manifest hash)"
+        )
+        predictions_dir: str = key(
+            "results/predictions", "where analyze reads; records go to <predictions_dir>/<method>/"
+        )
+        name: str | None = key(
+            None,
+            "the records' method is <name>-<target> (null: the last part of the harness's "
+            "model name)",
+        )
+        seed: int = key(0, "the records' seed (a second run of the same model: seed=1)")
+        overwrite: bool = key(
+            False, "replace files reasonbench did not write (or that were edited since)"
+        )
+
+    return ImportLogsSchema
 
 
 for _name, _schema in (
@@ -488,8 +733,19 @@ for _name, _schema in (
     ("predict", PredictSchema),
     ("certify", CertifySchema),
     ("export_lm_eval", ExportLmEvalSchema),
-    ("import_lm_eval", ImportLogsSchema),
-    ("import_inspect", ImportLogsSchema),
+    (
+        "import_lm_eval",
+        _import_logs(
+            "lm_eval's --output_path (every results_*.json under it) or one results_*.json",
+            "the tasks read",
+        ),
+    ),
+    (
+        "import_inspect",
+        _import_logs(
+            "an inspect log directory (every *.eval under it) or one .eval log", "the task read"
+        ),
+    ),
 ):
     SCHEMAS.register(_name, _schema)
 

@@ -46,7 +46,7 @@ class BaselineJudge:
         if not self.train:
             raise JudgeError(f"{data_dir}: no {stratum} rows in {list(train_splits)}")
         self.name, self.method, self.stratum = name, method, stratum
-        # the kind's settings, as the top-level key of its name in conf/baselines.yaml (only
+        # the kind's settings, as the top-level key of its name of reasonbench baselines (only
         # tfidf has any; a kind's function ignores what it does not take)
         self.options = dict(tfidf or {})
 

@@ -6,18 +6,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from reasonbench.assembly.spec import BenchmarkSpec, spec_from_config
+from reasonbench.cli.config import compose
 from tests.assembly.toy import ToyStratum
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 
 
 def small_config() -> dict[str, Any]:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate", overrides=["benchmark=small"])
+    cfg = compose("generate", overrides=["benchmark=small"])
     data: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
     data["shifts"]["held_out_operators"] = {"organizational": ["n_exempt"], "logical": ["n_exempt"]}
     data["shifts"]["held_out_family"] = {"organizational": "held", "logical": "held"}

@@ -13,20 +13,19 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from reasonbench.assembly import generate, spec_from_config
 from reasonbench.assembly.spec import SpecError
 from reasonbench.audit import audit, margins, reexecute, write_audit
+from reasonbench.cli.config import compose
 from reasonbench.strata.agentic import AgenticStratum
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 
 
 def _config(name: str) -> dict[str, Any]:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate", overrides=[f"benchmark={name}"])
+    cfg = compose("generate", overrides=[f"benchmark={name}"])
     data: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
     return dict(data)
 

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from hydra import compose, initialize_config_dir
 
+from reasonbench.cli.config import compose
 from reasonbench.cli.rehearsal import (
     SCALES,
     STAND_INS,
@@ -20,7 +20,6 @@ from reasonbench.cli.rehearsal import (
     sweeps,
 )
 from reasonbench.train.protocol import Sweep
-from tests.train.helpers import CONF
 
 
 def test_every_paper_role_is_a_rehearsal_run() -> None:
@@ -29,16 +28,14 @@ def test_every_paper_role_is_a_rehearsal_run() -> None:
     roles = paper_roles()
     stand_in_roles = rehearsal_roles(roles, STAND_INS)
     assert set(stand_in_roles) == set(roles)
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        # roles of no model are surface baselines: the rehearsal's baselines step plays them
-        baselines = set(compose("baselines").make)
+    # roles of no model are surface baselines: the rehearsal's baselines step plays them
+    baselines = set(compose("baselines").make)
     for scale in SCALES.values():
         methods = set(baselines)
-        with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-            for sweep in sweeps(scale, split=False):
-                # seeds share a method: one seed of each sweep's model x target x data
-                for run in Sweep(sweep.models, sweep.targets, sweep.data, sweep.seeds[:1]).runs():
-                    methods.add(compose("train", overrides=run.overrides().split()).method)
+        for sweep in sweeps(scale, split=False):
+            # seeds share a method: one seed of each sweep's model x target x data
+            for run in Sweep(sweep.models, sweep.targets, sweep.data, sweep.seeds[:1]).runs():
+                methods.add(compose("train", overrides=run.overrides().split()).method)
         missing = {r: m for r, m in stand_in_roles.items() if method_of(m) not in methods}
         assert not missing, f"roles no rehearsal run plays: {missing}"
     assert rehearsal_roles({"r": "qwen3_0.6b-cube-permaug", "b": "tfidf"}, STAND_INS) == {

@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from reasonbench.assembly import spec_from_config
+from reasonbench.cli.config import compose
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 BENCHMARKS = sorted(p.stem for p in (CONF / "benchmark").glob("*.yaml"))
@@ -17,16 +17,14 @@ BENCHMARKS = sorted(p.stem for p in (CONF / "benchmark").glob("*.yaml"))
 
 @pytest.mark.parametrize("benchmark", BENCHMARKS)
 def test_benchmark_configs_validate(benchmark: str) -> None:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
+    cfg = compose("generate", overrides=[f"benchmark={benchmark}"])
     data: Any = OmegaConf.to_container(cfg.benchmark, resolve=True)
     spec = spec_from_config(data)
     assert spec.total_cases > 0 and spec.quotas.changed <= spec.total_cases
 
 
 def test_paper_config_has_paper_quotas() -> None:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("generate")
+    cfg = compose("generate")
     spec = spec_from_config(OmegaConf.to_container(cfg.benchmark, resolve=True))  # type: ignore[arg-type]
     assert spec.total_cases == 19_520
     assert (spec.quotas.changed, spec.quotas.ambiguous) == (10_888, 3_470)
@@ -38,8 +36,7 @@ def test_paper_config_has_paper_quotas() -> None:
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in CONF.glob("*.yaml")))
 def test_top_level_configs_compose(name: str) -> None:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose(name)
+    cfg = compose(name)
     assert cfg is not None
 
 
@@ -53,12 +50,11 @@ GROUPS = ("model", "target", "lora", "optim", "data")
     [(g, p.stem) for g in GROUPS for p in sorted((CONF / g).glob("*.yaml"))],
 )
 def test_learning_groups_compose(group: str, option: str) -> None:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("train", overrides=[f"{group}={option}"])
-        assert OmegaConf.to_container(cfg, resolve=True)
-        if group in ("model", "target", "data"):
-            predict = compose("predict", overrides=[f"{group}={option}"])
-            assert predict.run_dir == cfg.out_dir  # predict finds the run train wrote
+    cfg = compose("train", overrides=[f"{group}={option}"])
+    assert OmegaConf.to_container(cfg, resolve=True)
+    if group in ("model", "target", "data"):
+        predict = compose("predict", overrides=[f"{group}={option}"])
+        assert predict.run_dir == cfg.out_dir  # predict finds the run train wrote
 
 
 def test_paper_sweep_composes_with_distinct_runs() -> None:
@@ -68,15 +64,14 @@ def test_paper_sweep_composes_with_distinct_runs() -> None:
     assert len(runs) == 56  # 2 backbones x 4 targets x 5 seeds + 2 x 3 permaug + 2 x 5 cardinality
     combos = {(r.model, r.target, r.data): r for r in runs}  # seeds differ only in `seed`
     method_of = {}
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        for key, run in combos.items():
-            cfg = compose("train", overrides=run.overrides().split())
-            assert cfg.out_dir == f"runs/{cfg.method}/seed{run.seed}"
-            if run.target == "cube":  # predict composes the same groups (checked per group above)
-                predict = compose("predict", overrides=run.overrides().split())
-                assert predict.run_dir == cfg.out_dir and predict.method == cfg.method
-            method_of[key] = cfg.method
-        roles = compose("analyze").methods
+    for key, run in combos.items():
+        cfg = compose("train", overrides=run.overrides().split())
+        assert cfg.out_dir == f"runs/{cfg.method}/seed{run.seed}"
+        if run.target == "cube":  # predict composes the same groups (checked per group above)
+            predict = compose("predict", overrides=run.overrides().split())
+            assert predict.run_dir == cfg.out_dir and predict.method == cfg.method
+        method_of[key] = cfg.method
+    roles = compose("analyze").methods
     methods = set(method_of.values())
     assert len(methods) == len(combos)
     assert len({(method_of[(r.model, r.target, r.data)], r.seed) for r in runs}) == len(runs)
@@ -91,11 +86,10 @@ def test_slurm_launcher_config() -> None:
     path = CONF / "hydra" / "launcher" / "slurm.yaml"
     data = OmegaConf.load(path)
     assert data.defaults == ["submitit_slurm"] and data.gpus_per_node == 1
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("train", overrides=["hydra/launcher=slurm"], return_hydra_config=True)
-        local = compose(
-            "predict", overrides=["hydra/launcher=submitit_local"], return_hydra_config=True
-        )
+    cfg = compose("train", overrides=["hydra/launcher=slurm"], return_hydra_config=True)
+    local = compose(
+        "predict", overrides=["hydra/launcher=submitit_local"], return_hydra_config=True
+    )
     launcher = cfg.hydra.launcher
     assert launcher._target_.endswith("submitit_launcher.SlurmLauncher")
     assert (launcher.gpus_per_node, launcher.tasks_per_node, launcher.timeout_min) == (1, 1, 360)
@@ -118,8 +112,7 @@ def test_sweeps_list_the_runs() -> None:
 def test_judge_configs_compose_with_registered_factories(judge: str) -> None:
     from reasonbench.judges import registered_judges
 
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        cfg = compose("judge_card", overrides=[f"judge={judge}"])
+    cfg = compose("judge_card", overrides=[f"judge={judge}"])
     if judge == "custom":  # your own factory, named on the command line (docs/extending.md)
         assert OmegaConf.is_missing(cfg.judge, "factory") and cfg.judge.args == {}
         return

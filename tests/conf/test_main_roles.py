@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from reasonbench.analysis.methods import roles
+from reasonbench.cli.config import compose
 from reasonbench.models.trained import TrainedRun
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
@@ -18,11 +18,10 @@ MAIN_JOB = Path(__file__).resolve().parents[2] / "scripts" / "run_main.sh"
 def test_the_main_jobs_cpu_models_are_methods_without_a_role() -> None:
     """The main job decodes the committed CPU receipt predictors (models/): methods of their
     own, never a paper role, named as the committed runs name them."""
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        role_map = OmegaConf.to_container(compose("analyze").methods, resolve=True)
-        tables_map = OmegaConf.to_container(compose("tables").methods, resolve=True)
-        methods = {t: compose("predict", ["model=small_cpu", f"target={t}"]).method
-                   for t in ("cube", "direct_receipt")}  # fmt: skip
+    role_map = OmegaConf.to_container(compose("analyze").methods, resolve=True)
+    tables_map = OmegaConf.to_container(compose("tables").methods, resolve=True)
+    methods = {t: compose("predict", ["model=small_cpu", f"target={t}"]).method
+               for t in ("cube", "direct_receipt")}  # fmt: skip
     assert isinstance(role_map, dict) and tables_map == role_map
     assert not set(methods.values()) & {role.method for role in roles(role_map).values()}
     job = MAIN_JOB.read_text()  # the main job runs exactly these steps

@@ -2,8 +2,8 @@
 augmentation repair, the 54.8 footnote, the surface gap explained by the verdict mix, the
 comparisons every reader can see, and figures that do not mislead.
 
-One report on the toy benchmark with the configured comparisons and repairs of
-``conf/analyze.yaml`` and the role map of ``conf/methods/paper.yaml``: the 1.7B direct receipt
+One report on the toy benchmark with analyze's configured comparisons and repairs
+(reasonbench/cli/schemas.py) and the role map of ``conf/methods/paper.yaml``: the 1.7B direct receipt
 and cube runs (2 seeds), their permutation-augmented runs (2 seeds: paired with the direct run;
 1 seed: unpaired with the cube run) and the three surface baselines."""
 

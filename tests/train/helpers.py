@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hydra import compose, initialize_config_dir
 from omegaconf import DictConfig
+
+from reasonbench.cli.config import compose
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 
 
 def composed(name: str, overrides: list[str]) -> DictConfig:
-    with initialize_config_dir(config_dir=str(CONF), version_base="1.3"):
-        return compose(name, overrides=overrides)
+    return compose(name, overrides=overrides)
 
 
 def tiny_overrides(bench: Path, cache: Path, *extra: str) -> list[str]:

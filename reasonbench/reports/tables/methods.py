@@ -205,7 +205,7 @@ def _p_values(comp: Comparison) -> str:
 
 def comparisons(view: View, figures: Mapping[str, Any]) -> Table:
     """Every declared comparison (``comparisons:``) and consistency repair (``repairs:``) of
-    conf/analyze.yaml, pooled: those without a table of their own (tfidf_vs_majority) too."""
+    analyze's comparisons, pooled: those without a table of their own (tfidf_vs_majority) too."""
     refs = References(figures)
     rows: list[list[Cell]] = []
     p_values: list[str] = []
@@ -231,7 +231,7 @@ def comparisons(view: View, figures: Mapping[str, Any]) -> Table:
                      outcome, *cells, refs.get("repairs", fix.name, "pooled")])  # fmt: skip
     notes = [
         *p_values,
-        "Holm adjusts the p-values within each family only (conf/analyze.yaml); repairs get no "
+        "Holm adjusts the p-values within each family only (analyze's comparisons); repairs get no "
         "p-value. Repairs: after − before of a control kind's consistency on the locked controls "
         "(table augmentation: per stratum, and how the seeds were paired). Per subgroup: "
         "subgroup_differences.",

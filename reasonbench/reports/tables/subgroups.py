@@ -52,7 +52,7 @@ def structural_subgroups(view: View) -> Table:
 
 
 def subgroup_differences(view: View, figures: Mapping[str, Any]) -> Table:
-    """Every comparison's a − b per subgroup value (the ``by`` of conf/analyze.yaml)."""
+    """Every comparison's a − b per subgroup value (the ``by`` of analyze's comparisons)."""
     rows: list[list[Cell]] = []
     for comp in view.report.inference.comparisons.values():
         if comp.status != "ok":
