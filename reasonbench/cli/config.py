@@ -28,7 +28,7 @@ from typing import Any
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
 from omegaconf.errors import OmegaConfBaseException
 
-from reasonbench.cli.keys import help_of, store_keys
+from reasonbench.cli.keys import help_of, opens_entries, store_keys
 from reasonbench.cli.schemas import JUDGE_ARGS, KEY_READING, SCHEMAS, KeyReading
 from reasonbench.registry import closest
 
@@ -289,6 +289,18 @@ def _open(cfg: DictConfig, key: str) -> bool:
     return False
 
 
+def _new_entry(config_name: str, cfg: DictConfig, key: str) -> bool:
+    """Whether ``key`` adds a whole entry to a mapping its schema opens to new entries
+    (:func:`~reasonbench.cli.keys.opens_entries`: ``runs.<name>`` of ``baselines``)."""
+    parent, _, _ = key.rpartition(".")
+    return (
+        bool(parent)
+        and config_name in SCHEMAS
+        and opens_entries(SCHEMAS.get(config_name), parent)
+        and not _has_key(cfg, key)
+    )
+
+
 def _check_groups(config_name: str, parsed: list[Override]) -> None:
     groups = groups_of(config_name)
     for o in parsed:
@@ -313,7 +325,10 @@ def _check_keys(config_name: str, parsed: list[Override], base: DictConfig) -> l
     keys = list(flat_keys(base))
     out = []
     for o in parsed:
-        if _open(base, o.key) and o.kind in ("change", "add"):
+        if (_open(base, o.key) or _new_entry(config_name, base, o.key)) and o.kind in (
+            "change",
+            "add",
+        ):
             text = o.text if o.kind == "add" else "+" + o.text
             out.append(Override(text, o.key, o.values, "add"))
             continue
@@ -355,6 +370,12 @@ def _expected(schema: type, key: str) -> str:
         inner = [a for a in typing.get_args(node) if a is not type(None)]
         if type(None) in typing.get_args(node) and len(inner) == 1:
             node = inner[0]  # an optional section (judge.args.decoding): its own fields' types
+        if typing.get_origin(node) is dict:  # an entry of a mapping (runs.<name>): its value type
+            node = typing.get_args(node)[1]
+            hint = node
+            continue
+        if not dataclasses.is_dataclass(node):
+            return "another value"
         hints = typing.get_type_hints(node)
         if part not in hints:
             return "another value"

@@ -22,13 +22,15 @@ from typing import Any
 
 from omegaconf import MISSING
 
-__all__ = ["defaults_node", "group", "help_of", "key", "section", "store_keys"]
+__all__ = ["defaults_node", "group", "help_of", "key", "opens_entries", "section", "store_keys"]
 
 
-def key(default: Any = MISSING, help: str = "") -> Any:  # noqa: A002 (the word users read)
+def key(default: Any = MISSING, help: str = "", new_entries: bool = False) -> Any:  # noqa: A002
     """A key with its default (``MISSING``: the user must give it) and one line of help. A list
-    or mapping default is copied for each instance."""
-    meta = {"help": help}
+    or mapping default is copied for each instance. ``new_entries``: a mapping the command line
+    may add whole entries to (``runs.mine={kind: tfidf, train_splits: [train]}``), each checked
+    against the mapping's value type."""
+    meta: dict[str, Any] = {"help": help, "new_entries": new_entries}
     if isinstance(default, list | dict):
         return dataclasses.field(default_factory=lambda: copy.deepcopy(default), metadata=meta)
     return dataclasses.field(default=default, metadata=meta)
@@ -90,6 +92,21 @@ def help_of(schema: type, path: str) -> str | None:
         found = fields[part].metadata.get("help") or found
         node = typing.get_type_hints(node)[part]
     return found
+
+
+def opens_entries(schema: type, path: str) -> bool:
+    """Whether dotted key ``path`` names a mapping declared with ``new_entries``."""
+    node: Any = schema
+    meta: Any = {}
+    for part in path.split("."):
+        fields = (
+            {f.name: f for f in dataclasses.fields(node)} if dataclasses.is_dataclass(node) else {}
+        )
+        if part not in fields:
+            return False
+        meta = fields[part].metadata
+        node = typing.get_type_hints(node)[part]
+    return bool(meta.get("new_entries"))
 
 
 _STORED: set[str] = set()

@@ -303,7 +303,9 @@ class BaselinesSchema:
             "tfidf": BaselineRunSchema("tfidf", ["train"]),
             "tfidf_train_dev": BaselineRunSchema("tfidf", ["train", "dev"]),
         },
-        "method (the records' `method`) -> baseline kind and the splits it trains on",
+        "method (the records' `method`) -> baseline kind and the splits it trains on "
+        "(add one: runs.<method>={kind: tfidf, train_splits: [train]})",
+        new_entries=True,
     )
     tfidf: TfidfSchema = section(TfidfSchema, "the settings of every run of kind tfidf")
 

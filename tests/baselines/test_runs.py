@@ -13,6 +13,7 @@ from reasonbench.baselines.majority import most_frequent
 from reasonbench.cli.config import compose
 from reasonbench.cli.main import main
 from reasonbench.io import read_split
+from reasonbench.predictions.io import read_predictions
 
 
 def test_majority_learns_from_every_training_split(toy_benchmark: Path) -> None:
@@ -69,6 +70,15 @@ def test_the_configured_runs_include_both_tfidf_variants() -> None:
         ),
         (["runs.tfidf.kind=bayes"], "runs.tfidf.kind: unknown baseline kind 'bayes'"),
         (["runs.tfidf.train_splits=[train,nope]"], "runs.tfidf.train_splits: no split(s) ['nope']"),
+        (
+            ["runs.mine={kind:tfidf,train_splits:train}", "make=[mine]"],
+            "runs.mine.train_splits must be a list, e.g. [a,b], got 'train', in the command line",
+        ),
+        (["runs.mine={kind:tfidff,train_splits:[train]}", "make=[mine]"], "did you mean 'tfidf'?"),
+        (
+            ["runs.tfidf.kindd=tfidf"],
+            "unknown key 'runs.tfidf.kindd'; did you mean 'runs.tfidf.kind'?",
+        ),
     ],
 )
 def test_a_bad_run_is_refused_in_one_line(
@@ -82,3 +92,14 @@ def test_a_bad_run_is_refused_in_one_line(
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and said in err[0], err
     assert not (tmp_path / "p").exists() or not any((tmp_path / "p").glob("*.parquet"))
+
+
+def test_a_new_run_is_declared_on_the_command_line(toy_benchmark: Path, tmp_path: Path) -> None:
+    """``runs`` takes new entries (docs/extending.md): a run of a registered kind, named and
+    made from the command line, without editing a file."""
+    out = tmp_path / "p"
+    argv = ["runs.tfidf_all={kind:tfidf,train_splits:[train,dev,calibration]}", "make=[tfidf_all]"]
+    assert main(["baselines", f"data_dir={toy_benchmark}", f"out_dir={out}", *argv]) == 0
+    assert sorted(p.name for p in out.glob("*.parquet")) == ["tfidf_all.parquet"]
+    records = read_predictions(out / "tfidf_all.parquet")
+    assert records and {r.method for r in records} == {"tfidf_all"}
