@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import hydra
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from reasonbench.cli.config import (
     CONF_DIR,
@@ -46,6 +46,9 @@ _VALUE_FLAGS = {"--cfg", "-c", "--package", "-p", "--config-path", "-cp", "--con
 _VALUE_FLAGS |= {"--config-dir", "-cd", "--experimental-rerun"}
 _BARE_FLAGS = {"-m", "--multirun", "--resolve", "--hydra-help", "--version"}
 _INFO = {"all", "config", "defaults", "defaults-tree", "plugins", "searchpath"}
+# ``--cfg job`` alone prints the composed job config: answered without ``@hydra.main``, which
+# would compose the command line once more (with --package/--resolve it still goes to Hydra)
+_SHOW_JOB = (["--cfg", "job"], ["-c", "job"])
 
 
 def split_argv(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -176,6 +179,9 @@ def run_hydra(
         return fail(command, str(exc))
     if not flags:  # one run: the config checked above is the one it runs with
         return run_composed(command, run, composed)
+    if flags in _SHOW_JOB:  # what Hydra's show_cfg prints, from the config composed above
+        sys.stdout.write(OmegaConf.to_yaml(without_hydra(composed)))
+        return 0
     status = {"code": 0}
 
     @hydra.main(config_path=str(CONF_DIR), config_name=config_name, version_base="1.3")

@@ -113,3 +113,28 @@ def test_a_wrong_type_is_the_line_docs_configuration_shows(
         == "reasonbench train: error: threads must be an integer, got 'two', in the command line"
     )
     assert f"```text\n{line}\n```" in page
+
+
+def _hydra_commands() -> list[str]:
+    from reasonbench.cli.hydra_app import HYDRA_APPS
+    from reasonbench.cli.main import build_parser
+
+    build_parser()  # registers every Hydra subcommand
+    return sorted(HYDRA_APPS)
+
+
+@pytest.mark.parametrize("command", _hydra_commands())
+def test_cfg_job_prints_what_hydra_prints_from_one_composition(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--cfg job`` is answered from the one composition; ``--package _global_`` (the same
+    config) still goes through ``@hydra.main``, whose print must be the same text."""
+    from reasonbench.cli.main import main
+
+    calls = _count_compositions(monkeypatch)
+    assert main([command, "--cfg", "job"]) == 0
+    ours = capsys.readouterr().out
+    assert len(calls) == 1
+    assert main([command, "--package", "_global_", "--cfg", "job"]) == 0
+    assert capsys.readouterr().out == ours
+    assert ours.strip()
