@@ -72,7 +72,7 @@ def handful(small_bench: Path, tmp_path_factory: pytest.TempPathFactory) -> Path
 def _overrides(bench: Path, tmp: Path, target: str, tuning: str, *extra: str) -> list[str]:
     return [
         "model=tiny",
-        f"model.cache_dir={tmp / 'model'}",
+        f"model.cache_dir={bench.with_name(bench.name + '-model')}",  # one build per worker
         f"model.tuning={tuning}",
         f"target={target}",
         f"data_dir={bench}",
