@@ -11,6 +11,12 @@ norms: lora=scratch) on the paper build.
     python scripts/bench_train.py                      # tiny, CPU, a small benchmark in /tmp
     python scripts/bench_train.py --model small_cpu --data-dir data/reasonbench --threads 1
     python scripts/bench_train.py --arch qwen3_1.7b --device cuda --dtype bf16 --predict 2400
+    python scripts/bench_train.py --model small_cpu --threads 1 --compare-kernels
+
+``--cpu-kernels`` is train's and predict's key (reasonbench/models/kernels.py, default portable).
+``--compare-kernels`` measures both settings, each in its own process (the kernels are fixed
+per process), portable then native then portable then native, and prints each setting's rates
+(the mean of its two runs) beside the other's: native is the baseline portable is measured against.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import transformers
 
 from reasonbench.infer.decode import greedy_decode
 from reasonbench.models import DTYPES, encode_prompt, encode_target, join, qwen3_config, varlen
+from reasonbench.models.kernels import KERNEL_SETTINGS, use_kernels
 from reasonbench.models.tiny import build_tiny
 from reasonbench.models.tuning import get_tuning
 from reasonbench.train.batching import micro_batches
@@ -218,8 +225,15 @@ def main() -> int:
     parser.add_argument(
         "--goals", action="store_true", help="check the GPU goals (docs/training.md)"
     )
+    parser.add_argument("--cpu-kernels", default="portable", choices=KERNEL_SETTINGS)
+    parser.add_argument(
+        "--compare-kernels", action="store_true", help="portable against native, see above"
+    )
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
+    if args.compare_kernels:
+        return compare_kernels()
+    kernels = use_kernels(args.cpu_kernels)  # before any kernel runs
     if args.threads:
         torch.set_num_threads(args.threads)
     data_dir = benchmark_dir(args.data_dir)
@@ -236,6 +250,7 @@ def main() -> int:
         "tuning": args.tuning,
         "device": args.device,
         "dtype": args.dtype,
+        "cpu_kernels": kernels,
         "train": train,
         "predict": predict,
         "seconds": time.perf_counter() - started,
@@ -247,6 +262,7 @@ def main() -> int:
     print(
         f"{'LoRA' if args.tuning == 'lora' else 'full'} training, {args.arch} {args.dtype} on "
         f"{args.device}, {args.steps} steps x {args.batch_size} examples (same steps in both modes)"
+        f"; CPU kernels {kernels['cpu_kernels']} (ATen {kernels['aten']}, MKL {kernels['mkl']})"
     )
     print("| batching | tokens/s | padding share |")
     print("|---|---|---|")
@@ -282,6 +298,46 @@ def main() -> int:
             print(f"goal {name}: {'OK' if ok else 'NOT MET'}")
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+def compare_kernels() -> int:
+    """This command line without --compare-kernels, once per setting and twice each,
+    alternating, each in a fresh process; prints the mean rates side by side."""
+    import tempfile
+
+    argv = [a for a in sys.argv[1:] if a != "--compare-kernels"]
+    runs: dict[str, list[dict[str, Any]]] = {k: [] for k in KERNEL_SETTINGS}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, setting in enumerate([*KERNEL_SETTINGS, *KERNEL_SETTINGS]):
+            out = Path(tmp) / f"{i}.json"
+            command = [
+                sys.executable,
+                __file__,
+                *argv,
+                "--cpu-kernels",
+                setting,
+                "--json",
+                str(out),
+            ]
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+            runs[setting].append(json.loads(out.read_text()))
+
+    def mean(setting: str, pick: Any) -> float:
+        return sum(pick(r) for r in runs[setting]) / len(runs[setting])
+
+    figures = {
+        "training tokens/s, padding-free": lambda r: r["train"]["tokens_per_s"]["padding_free"],
+        "training tokens/s, padded": lambda r: r["train"]["tokens_per_s"]["padded"],
+        "prediction examples/s": lambda r: r["predict"]["examples_per_s"],
+    }
+    kernels = {k: runs[k][0]["cpu_kernels"] for k in KERNEL_SETTINGS}
+    print("| figure | " + " | ".join(f"{k} (ATen {v['aten']})" for k, v in kernels.items())
+          + " | portable / native |")  # fmt: skip
+    print("|---|---|---|---|")
+    for name, pick in figures.items():
+        portable, native = mean("portable", pick), mean("native", pick)
+        print(f"| {name} | {portable:,.1f} | {native:,.1f} | {portable / native:.2f}x |")
     return 0
 
 

@@ -273,6 +273,7 @@ CASES: tuple[Case, ...] = (
     Case("configuration", "a value outside its choices", ("train", "batching=fast")),
     Case("configuration", "an unknown config-group option", ("generate", "benchmark=smal")),
     Case("configuration", "a torch thread count below one", ("train", "threads=0")),
+    Case("configuration", "an unknown CPU kernel setting", ("predict", "cpu_kernels=fast")),
     Case(
         "configuration",
         "a backbone source that is not registered",

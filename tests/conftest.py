@@ -9,8 +9,14 @@ from pathlib import Path
 import pytest
 
 from reasonbench.assembly import generate, spec_from_config
+from reasonbench.models.kernels import portable_environment
 from tests.assembly.conftest import small_config
 from tests.assembly.toy import ToyStratum
+
+# before any test runs a torch kernel (nothing above imports torch): the kernels that train,
+# predict and the judges apply themselves (cpu_kernels=portable), for this process's other torch
+# work too and for every process it starts
+portable_environment()
 
 # the tiny model behind one real transformers-serve server, for every test that needs it
 pytest_plugins = ["tests.served"]

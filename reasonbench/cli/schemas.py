@@ -134,6 +134,11 @@ class Device(Enum):
     cpu = "cpu"
 
 
+class CpuKernels(Enum):
+    portable = "portable"
+    native = "native"
+
+
 class Precision(Enum):
     bf16 = "bf16"
     fp16 = "fp16"
@@ -145,6 +150,8 @@ DeltaFlipRule = Enum("DeltaFlipRule", {rule: rule for rule in DELTA_FLIP_RULES})
 _OVERWRITE = "replace outputs reasonbench did not write (or that were edited since)"
 _DATA_DIR = "the generated benchmark (reasonbench generate out_dir=...)"
 _PROGRESS = "rate and ETA (a bar on a terminal, plain lines otherwise)"
+# part of the run and of predict's cache key, as threads: other kernels round otherwise
+_CPU_KERNELS = "portable (AVX2 code: the same bytes on every AVX2 CPU) | native (the CPU's fastest)"
 _SPLITS = [
     "calibration",
     "dev",
@@ -555,6 +562,7 @@ class TrainSchema:
     threads: int = key(
         1, "torch CPU threads, set by the run itself (OMP_NUM_THREADS is overridden)"
     )
+    cpu_kernels: CpuKernels = key(CpuKernels.portable, _CPU_KERNELS)
     save_every: int = key(200, "optimizer steps between checkpoints")
     keep_checkpoints: int = key(2, "the newest checkpoints kept")
     log_every: int = key(10, "optimizer steps between lines of train_log.jsonl")
@@ -596,6 +604,7 @@ class PredictSchema:
     threads: int = key(
         1, "torch CPU threads, set by the command itself (overrides OMP_NUM_THREADS)"
     )
+    cpu_kernels: CpuKernels = key(CpuKernels.portable, _CPU_KERNELS)
     progress: bool = key(True, _PROGRESS)
 
 

@@ -71,7 +71,10 @@ def decoding_config(cfg: DictConfig) -> dict[str, Any]:
     """Everything besides backbone, adapter and prompt that decides a generation: part of every
     cache key. The attention kernel is in it: sdpa and flash-attention round bf16 differently,
     which can change a greedy token; so is the CPU thread count, which splits reductions (measured
-    with the tiny model: 1 and 2 threads differ in 20 of 130 confidences, by up to 1e-6)."""
+    with the tiny model: 1 and 2 threads differ in 20 of 130 confidences, by up to 1e-6), and the
+    CPU kernels in effect (models/kernels.py; applying them again returns the same)."""
+    from reasonbench.models.kernels import use_kernels
+
     return {
         "strategy": "greedy",
         "target": str(cfg.target.name),
@@ -80,6 +83,7 @@ def decoding_config(cfg: DictConfig) -> dict[str, Any]:
         "attn_implementation": str(cfg.model.attn_implementation),
         "merged_adapter": bool(cfg.merge_adapter),
         "threads": int(cfg.threads),
+        "cpu_kernels": use_kernels(str(cfg.cpu_kernels)),
         "cue": model_input(""),
     }
 

@@ -11,7 +11,8 @@ Under ``accelerate launch`` the batches are formed first, from every miss, and t
 processes in turn: each generation is decoded in the same batch (same rows, same padding) whatever
 the number of processes, so 2 processes write the same records as 1 (confidences to float32
 rounding: a CPU kernel may round a logit differently in a process under ``torch.distributed``).
-Decoding runs with the configured ``threads`` (torch's CPU thread count), set by the command itself.
+Decoding runs with the configured ``threads`` (torch's CPU thread count) and ``cpu_kernels``, both
+set by the command itself and both part of the cache key.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from reasonbench.infer.records import make_record
 from reasonbench.io import OutputDir
 from reasonbench.models import backbone_at, encode_prompt, load_model, load_tokenizer
 from reasonbench.models.device import check_threads, torch_threads, use_cpu
+from reasonbench.models.kernels import use_kernels
 from reasonbench.models.tuning import get_tuning
 from reasonbench.predictions.io import JsonlWriter
 from reasonbench.progress import Progress
@@ -112,6 +114,7 @@ def predict(cfg: DictConfig) -> dict[str, Any]:
     if cfg.confidence not in SOURCES:
         raise PredictError(f"confidence must be one of {list(SOURCES)}, got {cfg.confidence!r}")
     check_threads(cfg.threads)
+    use_kernels(str(cfg.cpu_kernels))  # before torch runs a kernel (models/kernels.py)
     set_seed(int(cfg.seed))
     out = Path(cfg.out)
     state = PartialState(cpu=use_cpu(str(cfg.get("device", "auto"))))

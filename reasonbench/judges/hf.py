@@ -9,7 +9,9 @@ through the tokenizer's chat template when it has one (``prompt_style: auto``) o
 it disables a Qwen3-style thinking block. Answers lose a leading reasoning block and are cut to
 the target's number of lines (a zero-shot model often keeps talking); the strict parser then
 reads them unchanged. Decoding runs with ``threads`` torch CPU threads (1 unless configured), as
-``reasonbench predict`` does, whatever ``OMP_NUM_THREADS``: the count is part of the fingerprint.
+``reasonbench predict`` does, whatever ``OMP_NUM_THREADS``, and with ``cpu_kernels`` (portable
+unless configured; :mod:`reasonbench.models.kernels`), applied before the model loads: both are
+part of the fingerprint.
 """
 
 from __future__ import annotations
@@ -80,6 +82,17 @@ def model_identity(factory: str, path: str | Path, dtype: str, device: str) -> d
     from reasonbench.models.backbone import identity
 
     return {"factory": factory, "model": identity(Path(path)), "dtype": dtype, "device": device}
+
+
+def judge_kernels(cpu_kernels: str) -> dict[str, str | None]:
+    """Apply ``cpu_kernels`` before a factory builds or loads a model (it runs kernels); the
+    kernels in effect go into the judge's fingerprint."""
+    from reasonbench.models.kernels import KernelError, use_kernels
+
+    try:
+        return use_kernels(cpu_kernels)
+    except (KernelError, ValueError) as exc:
+        raise JudgeError(str(exc)) from None
 
 
 class CausalLMJudge:
@@ -205,15 +218,18 @@ def hf_zero_shot(
     data_dir: str | None = None,
     fewshot_seed: int = 0,
     threads: int = 1,
+    cpu_kernels: str = "portable",
 ) -> CausalLMJudge:
     """Any local causal LM, zero-shot (or ``num_fewshot`` examples from ``data_dir``'s train
-    split): the task is explained in the prompt. ``threads``: torch CPU threads while decoding."""
+    split): the task is explained in the prompt. ``threads``: torch CPU threads while decoding;
+    ``cpu_kernels``: :mod:`reasonbench.models.kernels`."""
+    kernels = judge_kernels(cpu_kernels)
     if num_fewshot and data_dir is None:
         raise JudgeError("num_fewshot > 0 needs data_dir (the examples come from its train split)")
     shots = fewshot_examples(Path(data_dir or "."), check_target(target), num_fewshot, fewshot_seed)
     model, tokenizer = load_causal_lm(path, dtype, device)
     render = zero_shot_renderer(tokenizer, target, prompt_style, Prompter(target, tuple(shots)))
-    identity = model_identity("hf_zero_shot", path, dtype, device)
+    identity = {**model_identity("hf_zero_shot", path, dtype, device), "cpu_kernels": kernels}
     return CausalLMJudge(
         name, target, model, tokenizer, render, Decoding(**(decoding or {})), batch_size, trim,
         identity, threads,

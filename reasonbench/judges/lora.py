@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.hf import CausalLMJudge, load_causal_lm, model_identity
+from reasonbench.judges.hf import CausalLMJudge, judge_kernels, load_causal_lm, model_identity
 from reasonbench.targets import get_target
 
 __all__ = ["lora_judge"]
@@ -46,6 +46,7 @@ def lora_judge(
     merge: bool = True,
     tuning: str | None = None,
     threads: int = 1,
+    cpu_kernels: str = "portable",
 ) -> CausalLMJudge:
     """A finished training run (``run_dir``: backbone, adapter and target from its RUN.json), or
     explicit ``base_path`` (backbone directory), ``adapter_path`` (PEFT adapter) and ``target``;
@@ -53,9 +54,12 @@ def lora_judge(
     target's decoding budget (``reasonbench.targets``), so a long target such
     as ``rationale_receipt`` is not cut short. A run trained with ``model.tuning=full`` is
     judged the same way: its ``adapter/`` is then the whole model (``tuning`` from the run, or
-    ``lora`` when only paths are given). ``threads``: torch CPU threads while decoding."""
+    ``lora`` when only paths are given). ``threads``: torch CPU threads while decoding;
+    ``cpu_kernels``: :mod:`reasonbench.models.kernels`."""
     from reasonbench.models.prompting import model_input
     from reasonbench.models.tuning import TUNINGS, weights_hash
+
+    kernels = judge_kernels(cpu_kernels)
 
     if run_dir is not None:
         run_base, run_adapter, run_target, run_tuning = _from_run(Path(run_dir))
@@ -81,6 +85,7 @@ def lora_judge(
         **model_identity("lora", base_path, dtype, device),
         "adapter": weights_hash(kind, weights),
         "merged": merge,
+        "cpu_kernels": kernels,
     }
     return CausalLMJudge(
         name,

@@ -11,17 +11,23 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.judges.base import register_judge
-from reasonbench.judges.hf import CausalLMJudge, hf_zero_shot
+from reasonbench.judges.hf import CausalLMJudge, hf_zero_shot, judge_kernels
 
 __all__ = ["tiny_zero_shot"]
 
 
 @register_judge("tiny_zero_shot")
 def tiny_zero_shot(
-    name: str, data_dir: str, cache_dir: str = "data/cache/tiny", **options: Any
+    name: str,
+    data_dir: str,
+    cache_dir: str = "data/cache/tiny",
+    cpu_kernels: str = "portable",
+    **options: Any,
 ) -> CausalLMJudge:
-    """Builds (once, cached) the tiny model of ``data_dir``, then judges zero-shot with it."""
+    """Builds (once, cached) the tiny model of ``data_dir``, then judges zero-shot with it; the
+    kernels apply before the build, whose random initialisation runs them too."""
     from reasonbench.models.tiny import build_tiny
 
+    judge_kernels(cpu_kernels)
     path = build_tiny(Path(data_dir), Path(cache_dir))
-    return hf_zero_shot(name, str(path), **options)
+    return hf_zero_shot(name, str(path), cpu_kernels=cpu_kernels, **options)

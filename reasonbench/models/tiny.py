@@ -2,8 +2,10 @@
 locally on the benchmark's own text.
 
 Both are built once per benchmark and cached under ``cache_dir/<key>/`` where the key hashes the
-training text, the vocabulary size, the architecture and the seed, so the same inputs always give
-the same files (the BPE trainer and CPU random init are deterministic). Building takes a few
+training text, the vocabulary size, the architecture, the seed and the CPU kernels the random init
+runs on (ATen's capability, :mod:`reasonbench.models.kernels`: an AVX-512 init differs from an AVX2
+one in the last bits), so the same inputs always give the same files (the BPE trainer and CPU
+random init are deterministic). Building takes a few
 seconds; a build goes to a temporary directory renamed into place, so concurrent processes (one
 per ``accelerate`` rank) never see a half-written model.
 """
@@ -93,6 +95,8 @@ def build_tiny(
     settings: dict[str, Any] = {"vocab_size": vocab_size, "arch": arch_fields(arch), "seed": seed}
     if split_digits:  # absent when off, so the tiny model's cache key is what it always was
         settings["split_digits"] = True
+    # the commands apply cpu_kernels before they get here, so this is the capability they chose
+    settings["cpu_kernels"] = torch.backends.cpu.get_cpu_capability()
     key = build_key(texts, settings)
     target = cache_dir / key[:16]
     if (target / "BUILD.json").is_file():

@@ -3,9 +3,9 @@
 ``fingerprint.json`` holds them; a rerun in the same ``out_dir`` must have the same ones (it then
 resumes), otherwise it is refused, naming the fields that differ. Settings that only change how a
 run executes (paths, progress, checkpoint cadence, batching, kernels, memory knobs) are left out,
-so they may change between a kill and the rerun. ``threads`` stays in: another CPU thread count
-rounds the adapter differently (measured), and a run resumed at another count would match neither
-count's uninterrupted run.
+so they may change between a kill and the rerun. ``threads`` and ``cpu_kernels`` stay in: another
+CPU thread count or kernel build rounds the adapter differently (measured), and a run resumed
+under another would match neither uninterrupted run.
 """
 
 from __future__ import annotations

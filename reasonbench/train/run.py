@@ -22,6 +22,7 @@ from reasonbench.io import claim_directory, write_json, write_text
 from reasonbench.models import encode_prompt, encode_target, join, load_model, load_tokenizer
 from reasonbench.models.backbone import Backbone, resolve_backbone
 from reasonbench.models.device import check_threads, torch_threads, use_cpu
+from reasonbench.models.kernels import check_kernels, use_kernels
 from reasonbench.models.prompting import Encoded
 from reasonbench.models.trained import TrainedRun
 from reasonbench.models.tuning import get_tuning, save_trained
@@ -117,6 +118,7 @@ class RunPlan:
 def plan_run(cfg: DictConfig) -> RunPlan:
     """Data, manifest and fingerprint; claims ``out_dir`` and refuses another run's."""
     check_threads(cfg.threads)  # before anything is read or written
+    check_kernels(cfg.cpu_kernels)
     container: Any = OmegaConf.to_container(cfg, resolve=True)
     out_dir, data_dir = Path(cfg.out_dir), Path(cfg.data_dir)
     examples = training_examples(data_dir, str(cfg.target.name), cfg.data, int(cfg.seed))
@@ -195,6 +197,7 @@ def summarize(
     training: Training,
     encoded: list[Encoded],
     result: LoopResult,
+    kernels: dict[str, str | None],
 ) -> dict[str, Any]:
     """``RUN.json``'s content: the counters cover the whole run, every invocation included."""
     cfg, total, now = plan.cfg, result.total, result.invocation
@@ -224,6 +227,7 @@ def summarize(
         },
         "world_size": training.accelerator.num_processes,
         "threads": torch.get_num_threads(),  # per process, as torch applied ``threads``
+        "cpu_kernels": kernels,  # as applied: the setting, ATen's capability, MKL's branch
         "batching": training.settings.batching,
         "finished": result.finished,
     }
@@ -239,6 +243,8 @@ def train(cfg: DictConfig, plan_probe: PlanProbe | None = None) -> dict[str, Any
     from accelerate import Accelerator
     from transformers import set_seed
 
+    check_kernels(cfg.cpu_kernels)
+    kernels = use_kernels(str(cfg.cpu_kernels))  # before torch runs a kernel (models/kernels.py)
     set_seed(int(cfg.seed))
     if plan_probe is None and int((cfg.get("eval") or {}).get("every") or 0) > 0:
         raise ValueError(
@@ -258,7 +264,7 @@ def train(cfg: DictConfig, plan_probe: PlanProbe | None = None) -> dict[str, Any
         open_run(plan, accelerator)
         training, tokenizer, encoded = build_training(plan, accelerator, backbone, plan_probe)
         result = run_loop(training)
-        summary = summarize(plan, backbone, training, encoded, result)
+        summary = summarize(plan, backbone, training, encoded, result, kernels)
         if result.finished:
             accelerator.wait_for_everyone()
             if accelerator.is_main_process:

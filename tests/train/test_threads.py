@@ -43,6 +43,7 @@ def here(
     for n in (1, 2):
         summary = train(composed("train", [*common, f"threads={n}", f"out_dir={root}/{n}"]))
         assert summary["threads"] == n
+        assert summary["cpu_kernels"]["cpu_kernels"] == "portable"  # the default, as applied
         assert torch.get_num_threads() == 1  # the caller's count is restored after the run
     return {n: root / str(n) for n in (1, 2)}
 
@@ -64,6 +65,7 @@ def test_the_run_not_the_environment_sets_the_threads(
         there = json.loads((tmp_path / f"there{n}" / "RUN.json").read_text())
         assert there["adapter_sha256"] == mine["adapter_sha256"], f"threads={n}"
         assert mine["threads"] == there["threads"] == n
+        assert mine["cpu_kernels"] == there["cpu_kernels"]
 
 
 def test_another_thread_count_does_not_resume_a_run(
@@ -74,6 +76,16 @@ def test_another_thread_count_does_not_resume_a_run(
         "train", [*tiny_overrides(small_bench, tiny_cache, *RUN), "threads=2", f"out_dir={here[1]}"]
     )
     with pytest.raises(RunConflict, match=r"differs in: threads\)"):
+        train(cfg)
+
+
+def test_other_cpu_kernels_do_not_resume_a_run(
+    small_bench: Path, tiny_cache: Path, here: dict[int, Path]
+) -> None:
+    """Other kernels round otherwise (tests/models/test_kernels.py): refused like a count."""
+    overrides = [*tiny_overrides(small_bench, tiny_cache, *RUN), "cpu_kernels=native"]
+    cfg = composed("train", [*overrides, f"out_dir={here[1]}"])
+    with pytest.raises(RunConflict, match=r"differs in: cpu_kernels\)"):
         train(cfg)
 
 
@@ -113,5 +125,6 @@ def test_predict_records_its_threads_and_keys_its_cache_by_them(
         reports[n] = predict(cfg)
         meta = json.loads(Path(reports[n]["meta"]).read_text())
         assert meta["decoding"]["threads"] == n
+        assert meta["decoding"]["cpu_kernels"]["cpu_kernels"] == "portable"
         assert torch.get_num_threads() == 1
     assert reports[1]["computed"] == reports[2]["computed"] == reports[1]["records"] > 0
