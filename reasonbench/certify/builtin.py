@@ -96,10 +96,12 @@ class CommandAdjudicator:
     """``command:<argv>``: the hybrid as JSON on stdin, the verdict on stdout, exit status 0."""
 
     def __init__(self, target: str, options: PluginOptions) -> None:
-        if len(target) >= 2 and target[0] == target[-1] and target[0] in "\"'":
-            target = target[1:-1]  # command:"python judge.py" as written on a command line
         try:
             self.argv = shlex.split(target)
+            # command:"python judge.py" as written on a command line: quotes around the whole
+            # line, not two quoted words that happen to open and close it
+            if len(self.argv) == 1 and target[:1] == target[-1:] and target[:1] in ("'", '"'):
+                self.argv = shlex.split(self.argv[0])
         except ValueError as exc:
             raise ConfigError(f"adjudicator=command:{target}: {exc}") from None
         if not self.argv:
