@@ -9,8 +9,9 @@ token or a calibration bin can follow.
 
 ``portable`` (the default) caps ATen at AVX2 and puts MKL on its AVX2 branch of conditional
 numerical reproducibility: code that every x86-64 CPU with AVX2 (Intel since 2013, AMD since
-2015) runs the same way, so the same run computes the same bytes on any of them. Measured here at
-no cost: the small CPU model decodes as fast at AVX2 as at AVX-512. A CPU without AVX2 runs
+2015) runs the same way, so the same run computes the same bytes on any of them. Measured on an
+AVX-512 machine: the small CPU model decodes 3 % and trains 10 % slower at AVX2 (docs/
+performance.md). A CPU without AVX2 runs
 ATen's plain build and MKL's compatible branch (recorded, so its bytes are told apart); a CPU
 that is not x86-64 runs its own kernels and agrees within the tolerance of docs/analysis.md §10.
 ``native`` leaves both to the machine: its fastest kernels, bytes tied to its CPU.
