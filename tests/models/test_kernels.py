@@ -46,7 +46,9 @@ print(json.dumps({"kernels": kernels, "logprobs": [list(g.logprobs) for g in gen
 """
 
 
-def run(code: str, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    code: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k not in ("ATEN_CPU_CAPABILITY", "MKL_CBWR")}
     return subprocess.run(
         [sys.executable, "-c", code, *args],
