@@ -2,10 +2,10 @@
 locally on the benchmark's own text.
 
 Both are built once per benchmark and cached under ``cache_dir/<key>/`` where the key hashes the
-training text, the vocabulary size, the architecture, the seed and the CPU kernels the random init
-runs on (ATen's capability, :mod:`reasonbench.models.kernels`: an AVX-512 init differs from an AVX2
-one in the last bits), so the same inputs always give the same files (the BPE trainer and CPU
-random init are deterministic). Building takes a few
+training text, the vocabulary size, the architecture, the seed and, below AVX2, the CPU kernels the
+random init runs on (ATen's capability, :mod:`reasonbench.models.kernels`: its plain build draws
+other weights in the last bits), so the same inputs always give the same files (the BPE trainer
+and CPU random init are deterministic). Building takes a few
 seconds; a build goes to a temporary directory renamed into place, so concurrent processes (one
 per ``accelerate`` rank) never see a half-written model.
 """
@@ -27,6 +27,7 @@ from transformers import PreTrainedTokenizerFast, Qwen3ForCausalLM
 from reasonbench.io import read_split
 from reasonbench.models.architectures import arch_fields, qwen3_config
 
+_SAME_INIT = ("AVX2", "AVX512")  # torch.backends.cpu.get_cpu_capability() values
 BUILD_VERSION = "1"  # bump when the build recipe changes, so old caches are not reused
 PAD_TOKEN = "<|endoftext|>"
 EOS_TOKEN = "<|im_end|>"
@@ -95,8 +96,12 @@ def build_tiny(
     settings: dict[str, Any] = {"vocab_size": vocab_size, "arch": arch_fields(arch), "seed": seed}
     if split_digits:  # absent when off, so the tiny model's cache key is what it always was
         settings["split_digits"] = True
-    # the commands apply cpu_kernels before they get here, so this is the capability they chose
-    settings["cpu_kernels"] = torch.backends.cpu.get_cpu_capability()
+    # the random init under the kernels in effect (the commands apply cpu_kernels first): the
+    # AVX2 and AVX-512 builds draw the same weights (measured), so their key is the one it always
+    # was; ATen's plain build, or another processor's, draws others and keys them apart
+    capability = torch.backends.cpu.get_cpu_capability()
+    if capability not in _SAME_INIT:
+        settings["cpu_kernels"] = capability
     key = build_key(texts, settings)
     target = cache_dir / key[:16]
     if (target / "BUILD.json").is_file():
