@@ -243,7 +243,6 @@ def train(cfg: DictConfig, plan_probe: PlanProbe | None = None) -> dict[str, Any
     from accelerate import Accelerator
     from transformers import set_seed
 
-    check_kernels(cfg.cpu_kernels)
     kernels = use_kernels(str(cfg.cpu_kernels))  # before torch runs a kernel (models/kernels.py)
     set_seed(int(cfg.seed))
     if plan_probe is None and int((cfg.get("eval") or {}).get("every") or 0) > 0:
