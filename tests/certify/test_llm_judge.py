@@ -24,13 +24,8 @@ from reasonbench.certify import (
 )
 from reasonbench.certify.llm import LlmAdjudicator
 from tests.certify.conftest import receipts
+from tests.certify.llm_case import HYBRID, LABELS, PROMPT, SOURCES, TEMPLATE
 from tests.serve.servers import CannedServer, free_port
-
-LABELS = ("approve", "deny", "refer")
-SOURCES = ("claim", "limit")
-TEMPLATE = "Claim: {claim}\nLimit: {limit}\nVerdict:"
-HYBRID = {"claim": 40, "limit": "fifty"}
-PROMPT = "Claim: 40\nLimit: fifty\nVerdict:"
 
 
 @pytest.fixture

@@ -27,13 +27,9 @@ from reasonbench.certify import (
 from reasonbench.certify import llm as llm_module
 from reasonbench.certify.llm import OPTIONS, LlmAdjudicator
 from reasonbench.serve import Client
+from tests.certify.llm_case import HYBRID, LABELS, PROMPT, SOURCES, TEMPLATE
 from tests.serve.servers import CannedServer, free_port
 
-LABELS = ("approve", "deny", "refer")
-SOURCES = ("claim", "limit")
-TEMPLATE = "Claim: {claim}\nLimit: {limit}\nVerdict:"
-HYBRID = {"claim": 40, "limit": "fifty"}
-PROMPT = "Claim: 40\nLimit: fifty\nVerdict:"
 URL = "http://127.0.0.1:9/v1"  # nothing listens there: only tests that send nothing use it
 
 
