@@ -146,7 +146,9 @@ def run_compare(cfg: DictConfig) -> int:
             )
     try:
         tolerance = Tolerance(cfg.rtol, cfg.atol)
-        comparison = compare(Path(cfg.left), Path(cfg.right), tolerance, list(cfg.digests))
+        comparison = compare(
+            Path(cfg.left), Path(cfg.right), tolerance, list(cfg.digests), list(cfg.machine)
+        )
     except CompareError as exc:
         return fail("compare", f"{exc}, in the command line")
     for line in comparison.lines():

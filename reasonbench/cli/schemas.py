@@ -461,6 +461,12 @@ class CompareSchema:
         ["*.reasonbench-outputs.json", "*.meta.json:adapter_sha256"],
         "GLOB or GLOB:KEY: digests of what is compared elsewhere, listed, not counted",
     )
+    # the CPU kernels a prediction run used, and the cache path of the base built for them (its
+    # key names the kernels below AVX2): they differ on such a CPU by design (docs/analysis.md §10)
+    machine: list[str] = key(
+        ["*.meta.json:cpu_kernels", "*.meta.json:path"],
+        "GLOB or GLOB:KEY: entries that record the machine a run used, listed, not counted",
+    )
 
 
 @dataclass

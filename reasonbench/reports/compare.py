@@ -11,9 +11,11 @@ else — strings, booleans, nulls, keys, columns, row counts, Markdown/LaTeX/tex
 equal, and a binary file (a PNG figure) byte for byte.
 
 Each file format is a registered comparer (:data:`FORMATS`, by file suffix; an unregistered suffix
-is compared as binary). ``digests`` names entries that are digests of something compared
-elsewhere — the output ledgers (the sha256 of the files beside them) and the learned adapter's
-sha256 — listed when they differ, never counted.
+is compared as binary). Two kinds of entries are listed when they differ, never counted:
+``digests``, digests of something compared elsewhere (the output ledgers: the sha256 of the files
+beside them; the learned adapter's sha256), and ``machine``, what a run records of the machine it
+ran on (the CPU kernels in effect, the cache path of a base built for them): on a CPU without
+AVX2 they differ by design, and the numbers they produced are compared, within the tolerance.
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ class FileResult:
     beyond: list[Finding] = field(default_factory=list)  # differences that count
     within: int = 0  # numbers that differ, within tolerance
     digests: list[str] = field(default_factory=list)  # digest entries that differ (not counted)
+    machine: list[str] = field(default_factory=list)  # machine entries that differ (not counted)
     identical: bool = False  # byte for byte
 
 
@@ -148,11 +151,12 @@ def _is_number(value: Any) -> bool:
 
 @dataclass
 class _Walk:
-    """The walk of one file: its result, the tolerance and the digest keys that apply to it."""
+    """The walk of one file: its result, the tolerance and the uncounted keys that apply to it."""
 
     result: FileResult
     tolerance: Tolerance
     digest_keys: frozenset[str]
+    machine_keys: frozenset[str] = frozenset()
 
     def where(self, path: str) -> str:
         return f"{self.result.rel}:{path}" if path else self.result.rel
@@ -174,9 +178,12 @@ class _Walk:
             for key in sorted(set(a) | set(b), key=str):
                 sub = json_path(path, str(key))
                 left, right = a.get(key, _ABSENT), b.get(key, _ABSENT)
-                if key in self.digest_keys:
+                if key in self.digest_keys or key in self.machine_keys:
                     if left != right:
-                        self.result.digests.append(self.where(sub))
+                        kept = (
+                            self.result.digests if key in self.digest_keys else self.result.machine
+                        )
+                        kept.append(self.where(sub))
                 elif left is _ABSENT or right is _ABSENT:
                     self.differ(sub, left, right)
                 else:
@@ -371,19 +378,25 @@ def suffix_of(rel: str) -> str:
 
 
 def compare_bytes(
-    rel: str, a: bytes, b: bytes, tolerance: Tolerance, digests: Digests = Digests()
+    rel: str,
+    a: bytes,
+    b: bytes,
+    tolerance: Tolerance,
+    digests: Digests = Digests(),
+    machine: Digests = Digests(),
 ) -> FileResult:
     """One file's two versions (``rel`` names it in every finding and picks its format)."""
     result = FileResult(rel)
     if a == b:
         result.identical = True
         return result
-    if digests.whole_file(rel):
-        result.digests.append(rel)
-        return result
+    for rules, kept in ((digests, result.digests), (machine, result.machine)):
+        if rules.whole_file(rel):
+            kept.append(rel)
+            return result
     suffix = suffix_of(rel)
     comparer = FORMATS.get(suffix) if suffix in FORMATS else compare_binary
-    comparer(a, b, _Walk(result, tolerance, digests.keys(rel)))
+    comparer(a, b, _Walk(result, tolerance, digests.keys(rel), machine.keys(rel)))
     return result
 
 
@@ -424,6 +437,7 @@ class Comparison:
         identical = sum(r.identical for r in self.files)
         within = [r for r in self.files if r.within and not r.beyond]
         digests = [d for r in self.files if not r.beyond for d in r.digests]
+        machine = [m for r in self.files if not r.beyond for m in r.machine]
         n = len(self.files)
         parts = [f"{identical} of {n} file(s) byte-identical"]
         if within:
@@ -433,6 +447,11 @@ class Comparison:
             parts.append(
                 f"digests that differ, not counted (they hash what is compared here, or learned "
                 f"weights): {', '.join(digests)}"
+            )
+        if machine:
+            parts.append(
+                f"machine entries that differ, not counted (what each run's CPU used; its numbers "
+                f"are compared): {', '.join(machine)}"
             )
         pair = f"{self.left} and {self.right}"
         if self.agree:
@@ -447,11 +466,19 @@ class Comparison:
         return f"{pair} differ: " + "; ".join([head, *sides, *parts])
 
 
+def _patterns(given: Sequence[str] | Digests) -> Digests:
+    return given if isinstance(given, Digests) else Digests(tuple(given))
+
+
 def compare(
-    left: Path, right: Path, tolerance: Tolerance, digests: Sequence[str] | Digests = ()
+    left: Path,
+    right: Path,
+    tolerance: Tolerance,
+    digests: Sequence[str] | Digests = (),
+    machine: Sequence[str] | Digests = (),
 ) -> Comparison:
     """Compare two files (of one format) or two directories (file by file, by path inside)."""
-    rules = digests if isinstance(digests, Digests) else Digests(tuple(digests))
+    rules, machine_rules = _patterns(digests), _patterns(machine)
     for side, path in (("left", left), ("right", right)):
         if not path.exists():
             raise CompareError(f"{side}={path} does not exist")
@@ -472,6 +499,7 @@ def compare(
         pairs = [(rel, a[rel], b[rel]) for rel in sorted(a.keys() & b.keys())]
         only_left, only_right = sorted(a.keys() - b.keys()), sorted(b.keys() - a.keys())
     results = [
-        compare_bytes(rel, x.read_bytes(), y.read_bytes(), tolerance, rules) for rel, x, y in pairs
+        compare_bytes(rel, x.read_bytes(), y.read_bytes(), tolerance, rules, machine_rules)
+        for rel, x, y in pairs
     ]
     return Comparison(left, right, tolerance, results, only_left, only_right)

@@ -280,6 +280,51 @@ def test_directories_beyond_tolerance_name_every_difference(tmp_path: Path) -> N
     }
 
 
+def prediction_meta(root: Path, aten: str, base: str, confidence: float) -> Path:
+    """A prediction run's records and meta as ``predict`` writes them (decoding.cpu_kernels, the
+    base's cache path) on a machine whose ATen capability is ``aten``."""
+    with OutputDir(root, "predict") as out:
+        kernels = {
+            "aten": aten,
+            "cpu_kernels": "portable",
+            "mkl": "avx2" if aten == "AVX2" else "off",
+        }
+        meta = {
+            "adapter_sha256": "aa",
+            "backbone": {"identity": "same", "name": "small_cpu", "path": base},
+            "decoding": {"cpu_kernels": kernels, "threads": 1},
+        }
+        out.write_json("predictions/m/seed0.meta.json", meta)
+        out.write_text("predictions/m/seed0.jsonl", json.dumps({"confidence": confidence}) + "\n")
+    return root
+
+
+def test_the_machine_a_run_used_is_listed_not_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A CPU without AVX2 (or not x86-64) runs other kernels by design: the meta records them and
+    # the base's cache key names them, while the records agree within the tolerance. Through the
+    # command, with its default keys: the main job's compare on such a CPU passes, naming them.
+    left = prediction_meta(tmp_path / "a", "AVX2", "data/cache/tiny/c7acfe2d791b3316", 0.5)
+    right = prediction_meta(
+        tmp_path / "b", "DEFAULT", "data/cache/tiny/0123456789abcdef", 0.5000012
+    )
+    code, out, _ = run([f"left={left}", f"right={right}"], capsys)
+    assert code == 0, out
+    assert out.strip().endswith(
+        "1 within tolerance: predictions/m/seed0.jsonl (1 numbers); digests that differ, not "
+        "counted (they hash what is compared here, or learned weights): .reasonbench-outputs.json; "
+        "machine entries that differ, not counted (what each run's CPU used; its numbers are "
+        "compared): predictions/m/seed0.meta.json:backbone.path, "
+        "predictions/m/seed0.meta.json:decoding.cpu_kernels"
+    )
+    # the other entries of the meta still count; and machine=[] counts the machine's too
+    code, out, _ = run([f"left={left}", f"right={right}", "machine=[]"], capsys)
+    assert code == 1
+    assert "differs: predictions/m/seed0.meta.json:backbone.path: left=" in out
+    assert "differs: predictions/m/seed0.meta.json:decoding.cpu_kernels.aten: left=" in out
+
+
 def test_two_metrics_files(tmp_path: Path) -> None:
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text('{"ece": 0.0150001}')
@@ -361,7 +406,7 @@ def test_bad_input_is_one_line_and_exit_2(
 def test_help_explains_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["--help"], capsys)
     assert code == 0
-    for key in ("left", "right", "rtol", "atol", "digests"):
+    for key in ("left", "right", "rtol", "atol", "digests", "machine"):
         assert re.search(rf"^  {key} ", out, re.MULTILINE), key
     assert "max(rtol*max(|a|,|b|), atol)" in out
 
