@@ -1,7 +1,12 @@
 """The summary report from a hand-built summary: a query share that is undefined (no interior
 hybrid: every case has one source) shows as a dash, several assumptions are listed each with
 its count, a monotone check that re-asked without a contradiction says so, and each HTML table
-carries its id (the anchor a link to ``summary.html#queries`` needs)."""
+carries its id (the anchor a link to ``summary.html#queries`` needs).
+
+The "Not certified" section of a run with trouble, exactly as a reader sees it in summary.md and
+summary.html: the uncertified cases, the failed executions counted by kind and listed one per
+row, and the unstable cells with every run's verdict (the empty cell shown as ``∅``); each table
+under its heading (Markdown) or caption and id (HTML), inside the complete HTML page."""
 
 from __future__ import annotations
 
@@ -59,3 +64,107 @@ def test_each_html_table_has_its_id() -> None:
     page = to_html(summary())
     for name in ("outcome", "families", "sets", "queries"):
         assert page.count(f'<table id="{name}">') == 1, name
+
+
+def troubled() -> CertifySummary:
+    """Two of four cases uncertified: one by three failed executions of two kinds, one by two
+    unstable cells (∅ and ``case``) whose runs disagree."""
+    return summary(
+        input={
+            "cases": 4,
+            "name": "cases.jsonl",
+            "sha256": "ab" * 32,
+            "sources": ["rubric", "case"],
+        },
+        counts={"changed": 1, "ambiguous": 0, "stable": 1, "uncertified": 2},
+        uncertified_by_reason={"failure": 1, "unstable": 1},
+        families=[("{rubric}", 1)],
+        sets=[("{rubric}", 1)],
+        under_assumption={"monotone": 2},
+        uncertified=[
+            {"id": "c3", "reason": "failure", "message": "2 hybrid(s) failed"},
+            {"id": "c4", "reason": "unstable", "message": "unstable cell(s) ∅, case"},
+        ],
+        failures_by_kind={"crash": 1, "timeout": 2},
+        failures=[
+            {"id": "c3", "cell": "", "run": 0, "kind": "timeout", "detail": "no answer in 30 s"},
+            {"id": "c3", "cell": "rubric", "run": 1, "kind": "timeout", "detail": "no answer"},
+            {"id": "c3", "cell": "rubric+case", "run": 0, "kind": "crash", "detail": "exit 1 <x>"},
+        ],
+        unstable=[
+            {
+                "id": "c4",
+                "cells": [
+                    {"cell": "", "verdicts": ["pass", "fail", "pass"]},
+                    {"cell": "case", "verdicts": ["fail", "pass"]},
+                ],
+            }
+        ],
+    )
+
+
+def test_the_markdown_lists_what_was_not_certified() -> None:
+    markdown = to_markdown(troubled())
+    # The section is the end of summary.md: everything after its heading, exactly.
+    assert markdown[markdown.index("## Not certified\n") :] == (
+        "## Not certified\n"
+        "\n"
+        "### Uncertified cases\n"
+        "\n"
+        "| case | reason | why |\n"
+        "|---|---|---|\n"
+        "| c3 | failure | 2 hybrid(s) failed |\n"
+        "| c4 | unstable | unstable cell(s) ∅, case |\n"
+        "\n"
+        "Failed executions by kind: crash: 1, timeout: 2.\n"
+        "\n"
+        "### Failed executions\n"
+        "\n"
+        "| case | hybrid | run | kind | detail |\n"
+        "|---|---|---|---|---|\n"
+        "| c3 | ∅ | 0 | timeout | no answer in 30 s |\n"
+        "| c3 | rubric | 1 | timeout | no answer |\n"
+        "| c3 | rubric+case | 0 | crash | exit 1 <x> |\n"
+        "\n"
+        "### Cells whose runs disagree\n"
+        "\n"
+        "| case | cells: runs |\n"
+        "|---|---|\n"
+        "| c4 | ∅: pass/fail/pass; case: fail/pass |\n"
+    )
+
+
+def test_the_html_page_ends_with_the_tables_of_what_was_not_certified() -> None:
+    page = to_html(troubled())
+    # Each table keeps its id (summary.html#failures links to it), one block per line, and the
+    # page closes after the last one.
+    assert page[page.index("<h2>Not certified</h2>") :] == (
+        "<h2>Not certified</h2>\n"
+        '<table id="uncertified"><caption>Uncertified cases</caption><thead><tr><th>case</th>'
+        "<th>reason</th><th>why</th></tr></thead><tbody>"
+        "<tr><td>c3</td><td>failure</td><td>2 hybrid(s) failed</td></tr>"
+        "<tr><td>c4</td><td>unstable</td><td>unstable cell(s) ∅, case</td></tr>"
+        "</tbody></table>\n"
+        "<p>Failed executions by kind: crash: 1, timeout: 2.</p>\n"
+        '<table id="failures"><caption>Failed executions</caption><thead><tr><th>case</th>'
+        "<th>hybrid</th><th>run</th><th>kind</th><th>detail</th></tr></thead><tbody>"
+        "<tr><td>c3</td><td>∅</td><td>0</td><td>timeout</td><td>no answer in 30 s</td></tr>"
+        "<tr><td>c3</td><td>rubric</td><td>1</td><td>timeout</td><td>no answer</td></tr>"
+        "<tr><td>c3</td><td>rubric+case</td><td>0</td><td>crash</td><td>exit 1 &lt;x&gt;</td></tr>"
+        "</tbody></table>\n"
+        '<table id="unstable"><caption>Cells whose runs disagree</caption><thead><tr>'
+        "<th>case</th><th>cells: runs</th></tr></thead><tbody>"
+        "<tr><td>c4</td><td>∅: pass/fail/pass; case: fail/pass</td></tr>"
+        "</tbody></table>\n"
+        "</body></html>\n"
+    )
+
+
+def test_the_html_page_starts_as_a_standalone_document() -> None:
+    page = to_html(troubled())
+    # A browser needs the doctype, the language and the charset (∅ is not ASCII) before the style.
+    assert page.startswith(
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        "<title>reasonbench certify</title><style>body{"
+    )
+    assert "}</style></head><body>\n<h1>Receipts for a version change</h1>\n<p>4 cases " in page
