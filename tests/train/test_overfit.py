@@ -12,7 +12,11 @@ pytest-xdist workers on a 2-core machine, and two 2-thread runs side by side spi
 each other (2 to 4 minutes a case with one more job on the machine, against 20-30 s). The file
 is about 100 s of one core here, about 50 s of the suite's wall time with its cases on both
 workers; fewer steps at a higher rate (80 full / 60 LoRA) left 3 of 4 targets unmemorised, so
-the steps stay.
+the steps stay. Measured again on 2026-12-06: full tuning for 100 steps leaves 1 to 13 of 16 answers
+wrong at a rate of 5e-3, 1e-2 or 2e-2, and LoRA on ``rationale_receipt``/``cube`` leaves 14-16 of
+16 wrong at 80 steps and 2 of 16 (``cube``) at 100; LoRA on the two direct targets memorises
+at 70. The steps are where the time goes (a step is a forward and backward pass over 5k prompt
+tokens), so the file stays above the 60 s that issue 30 asks for.
 """
 
 from __future__ import annotations
