@@ -90,8 +90,10 @@ def _certify_all(config: CertifyConfig, case_set: CaseSet, executor: Executor) -
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
                     results[pending.pop(future)] = future.result()
+                    # before the update, so that every line carries it: a wait that returns two
+                    # finished cases prints two lines in a row
+                    bar.set_postfix(executed=executor.executed)
                     bar.update()
-                bar.set_postfix(executed=executor.executed)
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)
             raise

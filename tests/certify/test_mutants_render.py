@@ -6,7 +6,11 @@ carries its id (the anchor a link to ``summary.html#queries`` needs).
 The "Not certified" section of a run with trouble, exactly as a reader sees it in summary.md and
 summary.html: the uncertified cases, the failed executions counted by kind and listed one per
 row, and the unstable cells with every run's verdict (the empty cell shown as ``∅``); each table
-under its heading (Markdown) or caption and id (HTML), inside the complete HTML page."""
+under its heading (Markdown) or caption and id (HTML), inside the complete HTML page.
+
+The same section of a run that contradicted the monotone assumption: the sentence that the
+receipts come from the exact fallback, then each violation as subset and superset with their
+verdicts (the empty cell shown as ``∅``) and who found it, re-asking or the search."""
 
 from __future__ import annotations
 
@@ -168,3 +172,73 @@ def test_the_html_page_starts_as_a_standalone_document() -> None:
         "<title>reasonbench certify</title><style>body{"
     )
     assert "}</style></head><body>\n<h1>Receipts for a version change</h1>\n<p>4 cases " in page
+
+
+def contradicted() -> CertifySummary:
+    """Every case certified, two of them by the exact fallback after a contradiction of the
+    monotone assumption: one caught by re-asking (∅ answered pass, its superset rubric fail),
+    one by the search itself."""
+    return summary(
+        input={
+            "cases": 3,
+            "name": "cases.jsonl",
+            "sha256": "ab" * 32,
+            "sources": ["rubric", "case"],
+        },
+        under_assumption={"monotone": 1},
+        monotone_check={"cells_reasked": 4, "violations": 2, "violations_found_by_reasking": 1},
+        violations=[
+            {
+                "id": "c1",
+                "lower": "",
+                "upper": "rubric",
+                "lower_verdict": "pass",
+                "upper_verdict": "fail",
+                "found_by": "reasking",
+            },
+            {
+                "id": "c2",
+                "lower": "case",
+                "upper": "rubric+case",
+                "lower_verdict": "pass",
+                "upper_verdict": "fail",
+                "found_by": "search",
+            },
+        ],
+    )
+
+
+def test_the_markdown_lists_the_assumption_violations() -> None:
+    markdown = to_markdown(contradicted())
+    # Who found each contradiction tells whether re-asking (verify_fraction) was needed for it.
+    assert markdown[markdown.index("## Not certified\n") :] == (
+        "## Not certified\n"
+        "\n"
+        "Every case was certified.\n"
+        "\n"
+        "The monotone assumption was contradicted: these receipts come from the exact fallback.\n"
+        "\n"
+        "### Assumption violations\n"
+        "\n"
+        "| case | subset | superset | found by |\n"
+        "|---|---|---|---|\n"
+        "| c1 | ∅ = pass | rubric = fail | re-asking |\n"
+        "| c2 | case = pass | rubric+case = fail | search |\n"
+    )
+
+
+def test_the_html_page_ends_with_the_assumption_violations() -> None:
+    page = to_html(contradicted())
+    # The table keeps its id (summary.html#violations links to it).
+    assert page[page.index("<h2>Not certified</h2>") :] == (
+        "<h2>Not certified</h2>\n"
+        "<p>Every case was certified.</p>\n"
+        "<p>The monotone assumption was contradicted: these receipts come from the exact "
+        "fallback.</p>\n"
+        '<table id="violations"><caption>Assumption violations</caption><thead><tr>'
+        "<th>case</th><th>subset</th><th>superset</th><th>found by</th></tr></thead><tbody>"
+        "<tr><td>c1</td><td>∅ = pass</td><td>rubric = fail</td><td>re-asking</td></tr>"
+        "<tr><td>c2</td><td>case = pass</td><td>rubric+case = fail</td><td>search</td></tr>"
+        "</tbody></table>\n"
+        "</body></html>\n"
+    )

@@ -2,7 +2,10 @@
 summary.json (every key that decides the outputs, by its exact name), ``workers`` threads and
 no more, at most 2 x workers cases submitted ahead, a finished case freeing its slot at once,
 a Ctrl-C cancelling the queued cases, ``verify_seed`` reaching the sampler, and progress lines
-(count of total, executions so far) only when asked for."""
+(count of total, executions so far) only when asked for. Then what it writes and returns: the
+configured source order in the echo and the receipts, the ledger naming ``certify`` as the
+writer, ``overwrite=True`` replacing a foreign file, the one line a stopped adjudicator ends the
+run with, and the returned statistics (executions, cached before, seconds)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import concurrent.futures
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,14 +21,16 @@ from typing import Any
 import pytest
 
 import reasonbench.certify.run as run_module
-from reasonbench.certify import run_certify
+from reasonbench.certify import AdjudicatorUnavailable, OutputError, run_certify
 from reasonbench.certify.plugins import KINDS, register_kind
-from tests.certify.conftest import config, write_cases
+from tests.certify.adjudicators import grade
+from tests.certify.conftest import config, receipts, write_cases
 from tests.certify.test_monotone_check import all_tables, monotone, table_cases
 
 GRADE = "python:tests.certify.adjudicators:grade"
 HERE = "python:tests.certify.test_mutants_run"
 TABLE = "python:tests.certify.adjudicators:table_rule"
+DISTINCT_HYBRIDS = 10  # the six essay cases share hybrids; the cache executes each once
 
 
 class Probe:
@@ -244,14 +250,15 @@ def test_verify_seed_decides_the_reasked_sample(tmp_path: Path) -> None:
 def test_progress_lines_count_cases_of_the_total_and_executions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``progress=True``: lines ``certify: i/10 cases (p%)``, later ones with the executions so
-    far (``executed=N``)."""
+    """``progress=True``: lines ``certify: i/10 cases (p%)``, each with the executions so far
+    (``executed=N``; before, a wait that returned two finished cases printed a line without it,
+    seen once under load)."""
     monkeypatch.setenv("REASONBENCH_PROGRESS", "lines")
     cases = n_cases(tmp_path / "cases.jsonl", 10)
     run_certify(config(cases, tmp_path / "out", GRADE, workers=1, progress=True))
     lines = capsys.readouterr().err.splitlines()
     assert lines[0].startswith("certify: 1/10 cases (10%)")
-    assert all(re.search(r"executed=\d+", line) for line in lines[1:-1])
+    assert all(re.search(r"executed=\d+$", line) for line in lines[:-1]), lines
     assert len(lines) == 10 and lines[-1].startswith("certify: 10 cases in ")
 
 
@@ -263,3 +270,113 @@ def test_no_progress_when_not_asked_for(
     cases = n_cases(tmp_path / "cases.jsonl", 10)
     run_certify(config(cases, tmp_path / "out", GRADE, workers=1, progress=False))
     assert capsys.readouterr().err == ""
+
+
+# --- what run_certify writes and returns: the source order, the output ledger, overwrite=true,
+# --- a stopped adjudicator's line, and the run's statistics
+
+
+def test_configured_sources_fix_the_order_of_cells_and_receipt_members(
+    cases_file: Path, tmp_path: Path
+) -> None:
+    """``sources`` (docs/certify.md: the order of cell keys and of a receipt's members) wins over
+    the first line's order, in the echo and in every receipt."""
+    out = tmp_path / "out"
+    run_certify(config(cases_file, out, GRADE, sources=("rubric", "score", "grader")))
+    data = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert data["config"]["sources"] == data["input"]["sources"] == ["rubric", "score", "grader"]
+    # the first line declares score before rubric; the configured order puts rubric first
+    assert receipts(out)["both-needed"]["receipt"] == [["rubric", "score"]]
+
+
+def test_the_ledger_records_each_output_as_written_by_certify(
+    cases_file: Path, tmp_path: Path
+) -> None:
+    """The ownership ledger names the command that wrote each file (what a later command checks
+    before replacing it)."""
+    out = tmp_path / "out"
+    run_certify(config(cases_file, out, GRADE))
+    ledger = json.loads((out / ".reasonbench-outputs.json").read_text(encoding="utf-8"))
+    assert {name: entry["command"] for name, entry in ledger["files"].items()} == dict.fromkeys(
+        run_module.OUTPUTS, "certify"
+    )
+
+
+def test_a_directory_in_the_way_of_an_output_is_one_line_naming_certify(
+    cases_file: Path, tmp_path: Path
+) -> None:
+    """The refusal says which command wanted to write the file there."""
+    out = tmp_path / "out"
+    (out / "summary.md").mkdir(parents=True)
+    with pytest.raises(OutputError) as info:
+        run_certify(config(cases_file, out, GRADE))
+    assert (
+        str(info.value)
+        == f"{out / 'summary.md'} is a directory; reasonbench certify writes a file there"
+    )
+
+
+def test_overwrite_replaces_a_file_reasonbench_did_not_write(
+    cases_file: Path, tmp_path: Path
+) -> None:
+    """``overwrite=True`` is the documented way past the refusal of a foreign file."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.md").write_text("my notes\n", encoding="utf-8")
+    run_certify(config(cases_file, out, GRADE, overwrite=True))
+    assert (out / "summary.md").read_text(encoding="utf-8").startswith("# ")
+
+
+@pytest.fixture
+def gone_kind() -> Iterator[None]:
+    """A plug-in kind ``gone``: the essay grader, whose server is gone when asked about the new
+    rubric (:class:`AdjudicatorUnavailable`, which stops the whole run)."""
+    register_kind("gone")(_Gone)
+    yield
+    KINDS.unregister("gone")
+
+
+class _Gone:
+    def __init__(self, target: str, options: object) -> None:
+        self.id = f"gone:{target}"
+
+    def __call__(self, hybrid: dict[str, Any]) -> str:
+        if hybrid["rubric"]["pass_mark"] == 50:
+            raise AdjudicatorUnavailable("the judge stopped: server gone")
+        return grade(hybrid)
+
+
+@pytest.mark.usefixtures("gone_kind")
+def test_a_stopped_adjudicator_is_one_line_saying_what_was_kept(
+    cases_file: Path, tmp_path: Path
+) -> None:
+    """The plug-in's reason, then how many executions the cache kept and where: a rerun resumes
+    from them (docs/certify.md, "A server that cannot answer")."""
+    out = tmp_path / "out"
+    with pytest.raises(AdjudicatorUnavailable) as info:
+        run_certify(config(cases_file, out, "gone:x", workers=1))
+    cache = out / "cache.jsonl"
+    kept = len(cache.read_text(encoding="utf-8").splitlines()) - 1  # after the marker line
+    assert kept == 2  # case 1's two distinct hybrids (old rubric); case 2 stops at its new one
+    assert str(info.value) == (
+        f"the judge stopped: server gone; stopped, {kept} execution(s) kept in {cache} "
+        "(a rerun resumes)"
+    )
+    assert not (out / "summary.json").exists()  # no outputs of a run that stopped
+
+
+def test_the_returned_statistics_count_executions_and_time_the_run(
+    cases_file: Path, tmp_path: Path
+) -> None:
+    """``summary.run``: executions this run made, those the cache held before, and the wall
+    time in seconds (within the time the call took)."""
+    out = tmp_path / "out"
+    began = time.monotonic()
+    first = run_certify(config(cases_file, out, GRADE))
+    took = time.monotonic() - began
+    assert first.run is not None
+    assert first.run.executed == DISTINCT_HYBRIDS and first.run.cached_before == 0
+    assert isinstance(first.run.seconds, float) and 0 <= first.run.seconds <= took
+    again = run_certify(config(cases_file, out, GRADE))
+    assert again.run is not None
+    assert (again.run.executed, again.run.cached_before) == (0, DISTINCT_HYBRIDS)
