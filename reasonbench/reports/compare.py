@@ -437,7 +437,8 @@ class Comparison:
         identical = sum(r.identical for r in self.files)
         within = [r for r in self.files if r.within and not r.beyond]
         digests = [d for r in self.files if not r.beyond for d in r.digests]
-        machine = [m for r in self.files if not r.beyond for m in r.machine]
+        # listed beside differences too: another CPU's kernels are what explains them
+        machine = [m for r in self.files for m in r.machine]
         n = len(self.files)
         parts = [f"{identical} of {n} file(s) byte-identical"]
         if within:

@@ -318,6 +318,15 @@ def test_the_machine_a_run_used_is_listed_not_counted(
         "compared): predictions/m/seed0.meta.json:backbone.path, "
         "predictions/m/seed0.meta.json:decoding.cpu_kernels"
     )
+    # beside a difference that counts, the machine entries are still listed: they explain it
+    far = prediction_meta(tmp_path / "c", "DEFAULT", "data/cache/tiny/0123456789abcdef", 0.51)
+    code, out, _ = run([f"left={left}", f"right={far}"], capsys)
+    assert code == 1
+    assert "differs: predictions/m/seed0.jsonl:[0].confidence: left=0.5, right=0.51" in out
+    assert out.strip().endswith(
+        "predictions/m/seed0.meta.json:backbone.path, "
+        "predictions/m/seed0.meta.json:decoding.cpu_kernels"
+    )
     # the other entries of the meta still count; and machine=[] counts the machine's too
     code, out, _ = run([f"left={left}", f"right={right}", "machine=[]"], capsys)
     assert code == 1
