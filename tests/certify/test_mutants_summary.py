@@ -7,6 +7,8 @@ and users' scripts read."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from reasonbench.certify.casework import CaseResult
 from reasonbench.certify.summary import summarize
 from reasonbench.core.verdict_order import Violation
@@ -21,9 +23,11 @@ def result(
     sets: tuple[int, ...] | None,
     reason: str | None = None,
     queries: int = 2,
+    **found: Any,
 ) -> CaseResult:
+    """A fail -> pass case; ``found``: what the monotone check found (violation, reasked, ...)."""
     return CaseResult(
-        case_id, SOURCES, status, "fail", "pass", sets, queries=queries, reason=reason
+        case_id, SOURCES, status, "fail", "pass", sets, queries=queries, reason=reason, **found
     )
 
 
@@ -107,29 +111,11 @@ def test_assumption_violations_say_how_they_were_found() -> None:
         lower=SCORE, upper=SCORE | RUBRIC, lower_verdict="pass", upper_verdict="fail"
     )
     results = [
-        CaseResult(
-            "reasked",
-            SOURCES,
-            "changed",
-            "fail",
-            "pass",
-            (SCORE,),
-            queries=2,
-            violation=violation,
-            reasked=1,
-            caught_by_reasking=True,
+        result(
+            "reasked", "changed", (SCORE,), violation=violation, reasked=1, caught_by_reasking=True
         ),
         result("clean", "changed", (SCORE,)),
-        CaseResult(
-            "searched",
-            SOURCES,
-            "changed",
-            "fail",
-            "pass",
-            (SCORE,),
-            queries=2,
-            violation=violation,
-        ),
+        result("searched", "changed", (SCORE,), violation=violation),
     ]
     data = summarize(results, SOURCES, {"execution": "monotone"}, {"cases": 3}).to_json()
     found = {
