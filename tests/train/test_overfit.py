@@ -15,12 +15,14 @@ The steps carry a margin because the step at which the last answer is memorised 
 floating-point order. Measured on 2026-12-06 (accuracy every 10 steps on the 16 answers):
 LoRA memorises ``direct_verdict`` at 50 steps (60 on two threads) and ``direct_receipt`` at 70
 (70); full tuning memorises ``cube`` at 110 (120) and ``rationale_receipt`` at 120 (140), and
-every answer stays memorised up to 180. Fewer steps at other rates fail: full tuning at 2e-2 or
-3e-2 with a cosine decay, or with betas (0.9, 0.95), ends on a plateau (loss 0.4-0.5, answers
-unparsed), and half-batches need twice the steps. A step is a forward and backward pass over
-about 4k tokens (16 prompts of about 215 tokens): the file is about 100 s of one core, about
-55 s of the suite's wall time with its cases on two workers, above the 60 s of one core that
-issue 30 asks for.
+every answer stays memorised up to 180. Other settings need more steps, not fewer: full tuning
+for 100 steps leaves 1 to 13 of 16 answers wrong at a constant 5e-3, 1e-2 or 2e-2, and ends on a
+plateau (loss 0.4-0.5, answers unparsed) at 2e-2 or 3e-2 with a cosine decay or at betas
+(0.9, 0.95); LoRA on ``rationale_receipt``/``cube`` leaves 14-16 of 16 wrong at 80 steps and 2 of
+16 (``cube``) at 100; half-batches need twice the steps. A step is a forward and backward pass over
+about 4k tokens (16 prompts of about 215 tokens). The file takes 74 s on one core (``-n 0``) and
+56 s with its cases on the suite's two workers (``-n 2``), measured on 2026-12-06 on an idle
+2-core Xeon: within issue 30's 60 s as the suite runs it, not on one core.
 """
 
 from __future__ import annotations
