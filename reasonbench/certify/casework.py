@@ -138,6 +138,12 @@ def certify_case(
     verify_fraction: float = 0.0,
     verify_seed: int = 0,
 ) -> CaseResult:
+    # certify's config checks these for a run (certify/config.py); a direct call gets the same
+    # words, not a KeyError or an order silently ignored by an exact search
+    if execution not in CERTIFIERS:
+        raise ValueError(f"unknown execution {execution!r}; one of {list(CERTIFIERS)}")
+    if order is not None and execution != "monotone":
+        raise ValueError("order is only used by execution=monotone")
     top = full_mask(len(sources))
     observed: dict[int, CellRuns] = {}
     assumption = None
@@ -205,7 +211,7 @@ def certify_case(
     except _Stop as stop:
         return result("uncertified", reason=stop.reason, message=stop.message)
     receipt = certificate.receipt
-    reads_labels = execution == "monotone" and order is not None
+    reads_labels = order is not None  # an order-monotone search (only monotone takes one)
 
     def read(mask: int, runs: CellRuns) -> set[object]:
         if mask in (0, top) or reads_labels:

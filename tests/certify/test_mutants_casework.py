@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+import pytest
+
 from reasonbench.certify.cases import Case
 from reasonbench.certify.casework import CaseResult, certify_case
 from reasonbench.certify.execute import CellRuns, Executor
@@ -110,10 +112,10 @@ NOISY_B = {0: "fail", 1: "pass", 2: ("fail", "refer"), 3: "pass"}
 
 def test_labels_are_read_only_under_monotone_with_an_order() -> None:
     # only the order-monotone check reads labels; otherwise fail/refer on b is the same answer
-    # (insufficient), so the receipt stands and b is only reported (run_certify's config
-    # refuses an order without execution=monotone; certify_case ignores it there)
-    for execution, order in (("adaptive", ("fail", "refer", "pass")), ("monotone", None)):
-        result, _ = certify(AB, NOISY_B, execution, order=order)
+    # (insufficient), so the receipt stands and b is only reported (an order is refused
+    # outside execution=monotone: the next tests)
+    for execution in ("adaptive", "monotone"):
+        result, _ = certify(AB, NOISY_B, execution)
         assert (result.status, result.sets) == ("changed", (1,)), execution
         assert result.unstable == ((2, ("fail", "refer")),)
     ordered, _ = certify(AB, NOISY_B, "monotone", order=("fail", "refer", "pass"))
@@ -145,3 +147,17 @@ def test_an_unstable_case_keeps_the_assumption_violation() -> None:
     stable, _ = certify(ABC, {**table, 6: "fail"}, "monotone", verify_fraction=1.0)
     assert (stable.status, stable.sets, stable.assumption) == ("changed", (1,), None)
     assert stable.violation == unstable.violation
+
+
+@pytest.mark.parametrize("execution", ["exhaustive", "adaptive"])
+def test_an_order_outside_monotone_is_refused_not_ignored(execution: str) -> None:
+    with pytest.raises(ValueError, match=r"^order is only used by execution=monotone$"):
+        certify(AB, {0: "fail", 3: "pass"}, execution, order=("fail", "pass"))
+
+
+def test_an_unknown_execution_is_named() -> None:
+    with pytest.raises(ValueError) as caught:
+        certify(AB, {0: "fail", 3: "pass"}, "greedy")
+    assert str(caught.value) == (
+        "unknown execution 'greedy'; one of ['exhaustive', 'adaptive', 'monotone']"
+    )
