@@ -7,8 +7,9 @@ reference in milliseconds (the overfit tests, tests/train/test_overfit.py, check
 - the cue: training feeds the prompt tokens that prediction feeds.
 
 A label mask shifted by one, a loss on the prompt, or a cue that differs by one newline each
-still trains with a falling loss; the overfit tests catch them by one wrong answer in 16 (the
-loss on the prompt, the cue) or 16 in 16 (the shift), these by an exact comparison.
+still trains with a falling loss. The overfit tests catch them through wrong answers: 16 of 16
+in every case (the shift), 3 to 15 of 16 (the cue), one of 16 in two of the four cases (the loss
+on the prompt: a thin margin; docs/training.md). These catch each by an exact comparison.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from transformers import Qwen3ForCausalLM
 
-from reasonbench.models import Encoded, qwen3_config, varlen
+from reasonbench.models import Encoded, qwen3_config
 from reasonbench.models.prompting import encode_prompt, encode_target, model_input
 from reasonbench.models.tiny import train_tokenizer
 from reasonbench.train.batching import IGNORE, MODES, layout, micro_batches
@@ -63,7 +64,6 @@ def test_labels_are_the_target_tokens_and_nothing_else(
 def test_each_target_token_is_predicted_from_the_position_before_it() -> None:
     """TargetTokenLoss (the decoder, then the head on target positions only) against
     transformers' own shifted causal-LM loss on the same padded batch."""
-    varlen.register()
     torch.manual_seed(0)
     model = Qwen3ForCausalLM(qwen3_config("tiny", vocab_size=64, pad_token_id=0, eos_token_id=1))
     data = _examples([(9, 3), (14, 5), (5, 2), (11, 4)])
@@ -81,8 +81,9 @@ def test_each_target_token_is_predicted_from_the_position_before_it() -> None:
 
 def test_training_feeds_the_prompt_tokens_prediction_feeds() -> None:
     """``reasonbench predict`` and the learning curve encode a prompt with ``encode_prompt``
-    (infer/run.py, infer/curve.py), the ``lora`` judge with ``model_input`` and the tokenizer:
-    training's prompt part must be those very tokens, cue included, then the target and EOS."""
+    (infer/run.py, infer/curve.py), the ``lora`` judge by tokenizing ``model_input`` (its
+    renderer, judges/lora.py; ``CausalLMJudge._decode``): training's prompt part must be those
+    very tokens, cue included, then the target and EOS."""
     prompts = ["RULE\nApprove if cost is at most €100.", "FACTS\nbold(bob).\nQUESTION\nshy(bob)?"]
     tokenizer = train_tokenizer([*prompts, "verdict: approve", "receipt: none"], 300)
     examples = [TrainExample(f"ex{i}", p, "verdict: approve") for i, p in enumerate(prompts)]
