@@ -51,6 +51,16 @@ def test_a_format_1_file_keeps_every_verdict_with_its_run(tmp_path: Path) -> Non
     assert [p.name for p in tmp_path.iterdir()] == ["cache.jsonl"]  # no temporary left
 
 
+def refusal(path: Path, content: str) -> str:
+    """Write ``content`` to ``path``, open it as a cache: the message of the refusal, once the
+    file is checked to be left exactly as it was."""
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CertifyError) as info:
+        ExecutionCache(path)
+    assert path.read_text(encoding="utf-8") == content
+    return str(info.value)
+
+
 @pytest.mark.parametrize(
     "corrupt",
     ['{"key": "bbb", "verdict": "pass"}', '{"key": "bbb", "run": "x", "verdict": "pass"}', "{"],
@@ -58,11 +68,7 @@ def test_a_format_1_file_keeps_every_verdict_with_its_run(tmp_path: Path) -> Non
 def test_a_corrupt_format_1_entry_is_named_by_its_line(corrupt: str, tmp_path: Path) -> None:
     path = tmp_path / "cache.jsonl"
     content = "\n".join([V1_HEADER, v1_line("aaa", 0, "pass"), corrupt]) + "\n"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(CertifyError) as info:
-        ExecutionCache(path)
-    assert str(info.value) == f"{path}:3: corrupt cache entry"  # line 1 is the header
-    assert path.read_text(encoding="utf-8") == content
+    assert refusal(path, content) == f"{path}:3: corrupt cache entry"  # line 1 is the header
 
 
 # a whole foreign line, and one cut short (no line end: a marker cut by a kill would be accepted
@@ -70,14 +76,10 @@ def test_a_corrupt_format_1_entry_is_named_by_its_line(corrupt: str, tmp_path: P
 @pytest.mark.parametrize("content", ["plain text\n", "plain text"])
 def test_a_foreign_file_is_refused_with_the_way_out(content: str, tmp_path: Path) -> None:
     path = tmp_path / "cache.jsonl"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(CertifyError) as info:
-        ExecutionCache(path)
-    assert str(info.value) == (
+    assert refusal(path, content) == (
         f"{path}: exists but is not a reasonbench certify cache; refusing to touch it "
         "(choose another cache path)"
     )
-    assert path.read_text(encoding="utf-8") == content
 
 
 # --- the cache key of a hybrid (docs/certify.md, "Cache, rerun, resume") ---------------------
@@ -127,14 +129,10 @@ def test_an_unknown_format_is_refused_with_its_number_and_the_way_out(
 ) -> None:
     path = tmp_path / "cache.jsonl"
     content = json.dumps({"format": number, "key": "reasonbench_certify_cache"}) + "\n"
-    path.write_text(content, encoding="utf-8")
-    with pytest.raises(CertifyError) as info:
-        ExecutionCache(path)
-    assert str(info.value) == (
+    assert refusal(path, content) == (
         f"{path}: a reasonbench certify cache of format {shown}; this version reads format 2 "
         "(and migrates format 1): choose another cache path"
     )
-    assert path.read_text(encoding="utf-8") == content
 
 
 # A cache passed through a tool that writes raw UTF-8 (``jq -c`` does) holds non-ASCII bytes;
