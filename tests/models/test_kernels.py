@@ -1,11 +1,13 @@
-"""``cpu_kernels`` (reasonbench/models/kernels.py): the portable kernels give the same bytes when
-the CPU offers less than this machine, the setting is applied and read back, and a process that
-already runs other kernels is refused in one line.
+"""``cpu_kernels`` (reasonbench/models/kernels.py): the portable kernels are the same branch on
+every x86-64 CPU (asserted, never skipped on x86-64), give the same bytes when the libraries see
+another CPU, and a process that already ran other kernels is refused in one line.
 
-Another CPU is emulated by capping the libraries' own dispatch in a fresh process:
-``MKL_ENABLE_INSTRUCTIONS=AVX2`` makes MKL see an AVX2-only processor, ``ONEDNN_MAX_CPU_ISA`` does
-the same for oneDNN. Each decode runs in its own process, since both switches are fixed at their
-first use.
+Another CPU is emulated by switching the libraries' own dispatch in a fresh process:
+``MKL_CBWR=AUTO`` is MKL's own choice on an Intel CPU (the AVX2 branch where it has AVX2),
+``MKL_ENABLE_INSTRUCTIONS=SSE4_2`` makes MKL see an older processor, ``ONEDNN_MAX_CPU_ISA`` caps
+oneDNN. An AMD CPU looks to MKL like a CPU that refuses every branch but ``COMPATIBLE`` and
+``AUTO`` (measured on an AMD EPYC), which is why portable asks for ``COMPATIBLE``. Each decode
+runs in its own process, since the switches are fixed at their first use.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from reasonbench.models.kernels import check_kernels
+from reasonbench.models.kernels import PORTABLE_MKL, check_kernels, portable_note
 
 X86 = platform.machine().lower() in {"x86_64", "amd64"}
 
@@ -71,6 +73,12 @@ def native_capability() -> str:
     return done.stdout.strip()
 
 
+def portable_aten() -> str:
+    """ATen's capability under portable: AVX2, or the plain build on a CPU below AVX2."""
+    native = native_capability()
+    return "AVX2" if native.startswith(("AVX2", "AVX512")) else native
+
+
 def test_the_setting_is_checked_naming_the_key() -> None:
     assert check_kernels("portable") == "portable"
     assert check_kernels("native") == "native"
@@ -78,43 +86,64 @@ def test_the_setting_is_checked_naming_the_key() -> None:
         check_kernels("fast")
 
 
-@pytest.mark.skipif(not X86, reason="the portable kernels are x86-64's AVX2 build")
-def test_portable_kernels_give_the_same_bytes_on_a_cpu_with_less(
+def test_a_run_without_the_portable_branch_says_so_in_one_line() -> None:
+    ours = {"cpu_kernels": "portable", "aten": "AVX2", "mkl": PORTABLE_MKL}
+    assert portable_note(ours) is None
+    assert portable_note({**ours, "cpu_kernels": "native", "mkl": "auto"}) is None
+    for mkl, why in ((None, "no MKL in this torch build"), ("auto", "MKL refused it")):
+        line = portable_note({**ours, "aten": "SVE256", "mkl": mkl})
+        assert line is not None and "\n" not in line
+        assert line.startswith("cpu_kernels=portable: no portable x86-64 kernels on ")
+        assert f"({why}); this run's floats are in the tolerance class of" in line
+        assert line.endswith("docs/reproducibility.md (ATen SVE256)")
+
+
+# MKL's own choice on this CPU, an older CPU as MKL sees it, and oneDNN capped: the portable
+# branch is the same code under each, so the bytes must be too
+EMULATED = {
+    "MKL's own choice (MKL_CBWR=AUTO)": {"MKL_CBWR": "AUTO"},
+    "an SSE4.2 CPU to MKL": {"MKL_ENABLE_INSTRUCTIONS": "SSE4_2"},
+    "oneDNN capped at AVX2": {"ONEDNN_MAX_CPU_ISA": "AVX2"},
+}
+
+
+@pytest.mark.skipif(not X86, reason="the portable branch is x86-64's (MKL COMPATIBLE, ATen AVX2)")
+def test_portable_kernels_are_one_branch_and_the_same_bytes_on_every_x86_cpu(
     small_bench: Path, tmp_path: Path
 ) -> None:
-    here = decode("portable", small_bench, tmp_path / "a")
-    assert here["kernels"]["cpu_kernels"] == "portable"
-    assert here["kernels"]["aten"] in ("AVX2", "DEFAULT")  # never above AVX2
-    avx2_only = {"MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"}
-    there = decode("portable", small_bench, tmp_path / "b", env=avx2_only)
-    assert there == here  # the random init, every token and every log-probability
+    here = decode("portable", small_bench, tmp_path / "here")
+    expected = {"cpu_kernels": "portable", "aten": portable_aten(), "mkl": PORTABLE_MKL}
+    assert here["kernels"] == expected  # never above AVX2, always MKL's compatible branch
     assert here["logprobs"] and all(here["logprobs"])
+    for i, (name, env) in enumerate(EMULATED.items()):
+        there = decode("portable", small_bench, tmp_path / f"there{i}", env=env)
+        assert there == here, name  # the random init, every token and every log-probability
 
 
-@pytest.mark.skipif(not X86, reason="the portable kernels are x86-64's AVX2 build")
-def test_native_kernels_on_an_avx512_machine_round_otherwise(
+@pytest.mark.skipif(not X86, reason="the portable branch is x86-64's (MKL COMPATIBLE, ATen AVX2)")
+def test_native_kernels_take_another_branch_and_round_otherwise(
     small_bench: Path, tmp_path: Path
 ) -> None:
-    """The reason the setting exists: without it, this machine's own kernels give other floats
-    (a machine without AVX-512 runs the AVX2 build natively, and there is nothing to show)."""
-    if not native_capability().startswith("AVX512"):
-        pytest.skip("this CPU's best kernels are the portable ones")
+    """The reason the setting exists: MKL's own branch on this CPU is not the compatible one and
+    rounds otherwise (any x86-64 CPU with AVX2 runs faster code there)."""
     portable = decode("portable", small_bench, tmp_path / "a")
     native = decode("native", small_bench, tmp_path / "b")
-    assert native["kernels"]["aten"].startswith("AVX512")
+    assert native["kernels"]["mkl"] != PORTABLE_MKL
+    assert native["kernels"]["aten"] == native_capability()
     assert native["logprobs"] != portable["logprobs"]
 
 
-@pytest.mark.skipif(not X86, reason="the portable kernels are x86-64's AVX2 build")
+@pytest.mark.skipif(not X86, reason="the portable branch is x86-64's (MKL COMPATIBLE, ATen AVX2)")
 def test_a_process_that_already_ran_other_kernels_is_refused_in_one_line() -> None:
-    if not native_capability().startswith("AVX512"):
-        pytest.skip("this CPU's own kernels are the portable ones: nothing to refuse")
+    """MKL fixes its branch at its first call: a process that multiplied matrices before is
+    refused (on every x86-64 CPU: the branch MKL picked itself is never the compatible one)."""
     code = (
-        "import torch; torch.ones(64).exp()\n"
+        "import torch; a = torch.ones(64, 64); (a @ a).sum()\n"
         "from reasonbench.models.kernels import KernelError, use_kernels\n"
         "try:\n    use_kernels('portable')\nexcept KernelError as exc:\n    print(exc)\n"
     )
     line = run(code).stdout.strip()
-    assert line.startswith("cpu_kernels=portable: this process already runs torch's AVX512")
+    assert line.startswith("cpu_kernels=portable: this process already runs torch's ")
+    assert "(MKL branch off)" in line
     assert line.endswith("run the command in a fresh process, or set cpu_kernels=native")
     assert "\n" not in line
