@@ -167,6 +167,11 @@ def sync(device: str) -> None:
 def bench_prediction(
     args: argparse.Namespace, model: Any, tokenizer: Any, data_dir: Path
 ) -> dict[str, Any]:
+    """Greedy decoding of cube prompts, longest first in batches, two ways side by side, batch
+    by batch (machine noise hits both alike): the baseline, every phase on one thread (what
+    ``predict threads=1`` runs), and the prompt pass on ``--prefill-threads`` with the one-token
+    steps on one (``predict threads=N``). Both must emit the same bytes: every token and every
+    log-probability."""
     rows = read_split(data_dir, "test_locked", ["prompt", "target_cube"])
     prompts = [encode_prompt(tokenizer, rows[i % len(rows)]["prompt"]) for i in range(args.predict)]
     # a random-init model never emits end-of-sequence: decode exactly as many tokens as the
@@ -176,20 +181,37 @@ def bench_prediction(
     )
     order = sorted(range(len(prompts)), key=lambda i: -len(prompts[i]))
     model.eval()
-    sync(args.device)
-    start = time.perf_counter()
+    seconds = {"baseline": 0.0, "prefill": 0.0}
+    same = True
     for at in range(0, len(order), args.predict_batch_size):
         batch = [prompts[i] for i in order[at : at + args.predict_batch_size]]
-        with torch.autocast(args.device, dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
-            greedy_decode(model, batch, tokenizer.pad_token_id, -1, budget, args.device)
-    sync(args.device)
-    seconds = time.perf_counter() - start
+        out = {}
+        for way, threads, steps in (
+            ("baseline", args.threads or 1, None),
+            ("prefill", args.prefill_threads, args.threads or 1),
+        ):
+            torch.set_num_threads(threads)
+            sync(args.device)
+            start = time.perf_counter()
+            with torch.autocast(args.device, dtype=torch.bfloat16, enabled=args.dtype == "bf16"):
+                out[way] = greedy_decode(
+                    model, batch, tokenizer.pad_token_id, -1, budget, args.device, steps
+                )
+            sync(args.device)
+            seconds[way] += time.perf_counter() - start
+        same = same and out["baseline"] == out["prefill"]
+    torch.set_num_threads(args.threads or 1)
     return {
         "examples": len(prompts),
         "batch_size": args.predict_batch_size,
         "max_new_tokens": budget,
-        "seconds": seconds,
-        "examples_per_s": len(prompts) / seconds,
+        "seconds": seconds["baseline"],
+        "examples_per_s": len(prompts) / seconds["baseline"],
+        "prefill_threads": args.prefill_threads,
+        "prefill_seconds": seconds["prefill"],
+        "prefill_examples_per_s": len(prompts) / seconds["prefill"],
+        "speedup": seconds["baseline"] / seconds["prefill"],
+        "same_bytes": same,
     }
 
 
@@ -222,6 +244,13 @@ def main() -> int:
     parser.add_argument("--predict-batch-size", type=int, default=32)
     parser.add_argument("--max-new-tokens", type=int, default=None)
     parser.add_argument("--threads", type=int, help="torch CPU threads (default: torch's choice)")
+    parser.add_argument(
+        "--prefill-threads",
+        type=int,
+        default=2,
+        help="the prompt pass's threads of the second decoding way (predict threads=N), "
+        "measured beside the baseline on --threads (default 1) and checked for the same bytes",
+    )
     parser.add_argument(
         "--goals", action="store_true", help="check the GPU goals (docs/training.md)"
     )
@@ -277,8 +306,11 @@ def main() -> int:
     print(f"padding-free attention kernel: {result['varlen_kernel']}")
     print(
         f"greedy prediction: {predict['examples']} cube prompts, batch {predict['batch_size']}, "
-        f"{predict['max_new_tokens']} new tokens each: {predict['seconds']:.1f} s, "
-        f"{predict['examples_per_s']:.1f} examples/s"
+        f"{predict['max_new_tokens']} new tokens each: baseline (one thread) "
+        f"{predict['seconds']:.1f} s, {predict['examples_per_s']:.1f} examples/s; prompt pass on "
+        f"{predict['prefill_threads']} threads, steps on one: {predict['prefill_seconds']:.1f} s, "
+        f"{predict['prefill_examples_per_s']:.1f} examples/s ({predict['speedup']:.2f}x); "
+        f"same bytes: {'yes' if predict['same_bytes'] else 'NO'}"
     )
     if args.goals:
         scaled = predict["seconds"] * 2400 / predict["examples"]
@@ -330,6 +362,9 @@ def compare_kernels() -> int:
         "training tokens/s, padding-free": lambda r: r["train"]["tokens_per_s"]["padding_free"],
         "training tokens/s, padded": lambda r: r["train"]["tokens_per_s"]["padded"],
         "prediction examples/s": lambda r: r["predict"]["examples_per_s"],
+        "prediction examples/s, prompt pass on --prefill-threads": lambda r: r["predict"][
+            "prefill_examples_per_s"
+        ],
     }
     kernels = {k: runs[k][0]["cpu_kernels"] for k in KERNEL_SETTINGS}
     print("| figure | " + " | ".join(f"{k} (ATen {v['aten']})" for k, v in kernels.items())

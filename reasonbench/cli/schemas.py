@@ -455,6 +455,11 @@ class CompareSchema:
     right: str = key(help="the same kind of path to compare with it (e.g. a fresh run's)")
     rtol: float = key(1.0e-5, "relative tolerance of floats: |a-b| <= max(rtol*max(|a|,|b|), atol)")
     atol: float = key(1.0e-9, "absolute tolerance of floats (numbers at or near 0)")
+    fit_atol: float = key(
+        0.01,
+        "a discontinuous fit (isotonic bins, selective thresholds) may move its effect by this "
+        "share of its records (docs/reproducibility.md)",
+    )
     # the output ledgers (the sha256 of each file beside them) and the learned adapter's sha256
     # (weights agree within tolerance)
     digests: list[str] = key(
@@ -462,7 +467,7 @@ class CompareSchema:
         "GLOB or GLOB:KEY: digests of what is compared elsewhere, listed, not counted",
     )
     # the CPU kernels a prediction run used, and the cache path of the base built for them (its
-    # key names the kernels below AVX2): they differ on such a CPU by design (docs/analysis.md §10)
+    # key names the kernels below AVX2): they differ on such a CPU by design (docs/reproducibility.md)
     machine: list[str] = key(
         ["*.meta.json:cpu_kernels", "*.meta.json:path"],
         "GLOB or GLOB:KEY: entries that record the machine a run used, listed, not counted",
@@ -608,7 +613,9 @@ class PredictSchema:
     device: Device = key(Device.auto, "auto | cpu")
     # part of the cache key: another count can round a confidence differently
     threads: int = key(
-        1, "torch CPU threads, set by the command itself (overrides OMP_NUM_THREADS)"
+        1,
+        "torch CPU threads of the prompt pass, set by the command itself (overrides "
+        "OMP_NUM_THREADS); the one-token steps run on one",
     )
     cpu_kernels: CpuKernels = key(CpuKernels.portable, _CPU_KERNELS)
     progress: bool = key(True, _PROGRESS)

@@ -23,9 +23,17 @@ from reasonbench.models.trained import RunFileError, RunNotFinished, TrainedRun
 from reasonbench.models.tuning import get_tuning, weights_hash
 from reasonbench.targets import get_target
 
-__all__ = ["ROW_COLUMNS", "PredictError", "PredictJob", "decoding_config", "plan_job"]
+__all__ = [
+    "ROW_COLUMNS",
+    "STEP_THREADS",
+    "PredictError",
+    "PredictJob",
+    "decoding_config",
+    "plan_job",
+]
 
 ROW_COLUMNS = ("id", "split", "stratum", "prompt")
+STEP_THREADS = 1  # the one-token steps after the prompt pass (infer/decode.py says why)
 
 
 class PredictError(RuntimeError):
@@ -82,7 +90,8 @@ def decoding_config(cfg: DictConfig) -> dict[str, Any]:
         "dtype": str(cfg.model.dtype),
         "attn_implementation": str(cfg.model.attn_implementation),
         "merged_adapter": bool(cfg.merge_adapter),
-        "threads": int(cfg.threads),
+        "threads": int(cfg.threads),  # the prompt pass's
+        "step_threads": STEP_THREADS,
         "cpu_kernels": use_kernels(str(cfg.cpu_kernels)),
         "cue": model_input(""),
     }

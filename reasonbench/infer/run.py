@@ -11,8 +11,9 @@ Under ``accelerate launch`` the batches are formed first, from every miss, and t
 processes in turn: each generation is decoded in the same batch (same rows, same padding) whatever
 the number of processes, so 2 processes write the same records as 1 (confidences to float32
 rounding: a CPU kernel may round a logit differently in a process under ``torch.distributed``).
-Decoding runs with the configured ``threads`` (torch's CPU thread count) and ``cpu_kernels``, both
-set by the command itself and both part of the cache key.
+The prompt pass runs with the configured ``threads`` (torch's CPU thread count), the one-token
+steps after it on one thread (``STEP_THREADS``: infer/decode.py says why), with ``cpu_kernels``;
+all set by the command itself and all part of the cache key.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from omegaconf import DictConfig
 
 from reasonbench.infer.confidence import SOURCES, cache_entry
 from reasonbench.infer.decode import greedy_decode
-from reasonbench.infer.job import PredictError, PredictJob, plan_job
+from reasonbench.infer.job import STEP_THREADS, PredictError, PredictJob, plan_job
 from reasonbench.infer.records import make_record
 from reasonbench.io import OutputDir
+from reasonbench.io.atomic import scratch
 from reasonbench.models import backbone_at, encode_prompt, load_model, load_tokenizer
 from reasonbench.models.device import check_threads, torch_threads, use_cpu
 from reasonbench.models.kernels import use_kernels
@@ -78,14 +80,16 @@ def decode_missing(job: PredictJob, state: Any, todo: Sequence[int]) -> int:
         return 0
     model = load_predictor(job, state.device)
     partial = job.out.with_name(f"{job.out.name}.rank{state.process_index}.partial")
-    bar = Progress(count, "predict", "examples", bool(cfg.progress))
+    bar = Progress(count, f"predict {job.run.method}", "examples", bool(cfg.progress))
     partial.unlink(missing_ok=True)
     budget = int(job.decoding["max_new_tokens"])
-    with JsonlWriter(partial) as writer:
+    # the partial records show progress while decoding; the outputs come from the cache, so the
+    # partial file goes when decoding ends, however it ends (Ctrl-C included)
+    with scratch(partial), JsonlWriter(partial) as writer:
         for batch in mine:
             gens = greedy_decode(
                 model, [encoded[i] for i in batch], int(tokenizer.pad_token_id),
-                int(tokenizer.eos_token_id), budget, state.device,
+                int(tokenizer.eos_token_id), budget, state.device, STEP_THREADS,
             )  # fmt: skip
             entries = [
                 cache_entry(
