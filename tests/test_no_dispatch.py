@@ -43,7 +43,7 @@ NOT_KINDS = {
 # by asking the registered object, or listed here with its reason.
 ALLOWED: dict[tuple[str, str], str] = {
     # the loop that registers the text formats of `reasonbench compare`
-    ("reports/compare.py", "md"): "registers FORMATS entries, names them once",
+    ("reports/compare/formats.py", "md"): "registers FORMATS entries, names them once",
     # the three files every table writes; `compare` reads them by the same suffixes
     ("reports/render.py", "md"): "the suffixes of the files a table writes (data, not a kind)",
     # roles of the paper's role map (conf/methods/paper.yaml, data/paper_figures.yaml keys), which

@@ -147,7 +147,12 @@ def run_compare(cfg: DictConfig) -> int:
     try:
         tolerance = Tolerance(cfg.rtol, cfg.atol)
         comparison = compare(
-            Path(cfg.left), Path(cfg.right), tolerance, list(cfg.digests), list(cfg.machine)
+            Path(cfg.left),
+            Path(cfg.right),
+            tolerance,
+            list(cfg.digests),
+            list(cfg.machine),
+            cfg.fit_atol,
         )
     except CompareError as exc:
         return fail("compare", f"{exc}, in the command line")
@@ -168,8 +173,8 @@ COMMANDS = {
     "tables": (run_tables, "write the paper's tables (md/csv/tex) and figures (png) (Hydra)"),
     "compare": (
         run_compare,
-        "two metrics files or results directories within a tolerance; exit 1 if they differ "
-        "(Hydra)",
+        "two metrics files or results directories under the reproducibility contract; exit 1 if "
+        "they differ (Hydra)",
     ),
 }
 

@@ -207,7 +207,7 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
 def _reliability_curve(fits: list[CalibrationFit]) -> tuple[list[float], ...] | None:
     """Per bin with points in any seed: the bin's centre, the mean over those seeds of the share
     of right accounts, and the lowest and highest seed's share. The centre, not the mean
-    confidence: it is exact, so a fitted confidence's last digits move no point (§10), and the
+    confidence: it is exact, so a fitted confidence's last digits move no point (docs/reproducibility.md), and the
     bins are 1/bins wide, so a centre is within half a bin of the confidences it holds."""
     if not fits:
         return None

@@ -6,7 +6,7 @@ as many cells as the header; a row of another length is refused when the table i
 
 One rounding rule for everything a reader sees (:data:`DECIMALS`): a float cell is written with
 two decimals in all three formats, CSV included, so the tables are byte-identical on machines
-whose fitted floats differ in their last digits (docs/analysis.md §10); the full-precision numbers
+whose fitted floats differ in their last digits (docs/reproducibility.md); the full-precision numbers
 are in ``metrics.json``. Figures plot the metrics rounded by the same rule (:func:`rounded`).
 """
 

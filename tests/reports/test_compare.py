@@ -251,10 +251,10 @@ def test_directories_within_tolerance_pass_with_one_line(tmp_path: Path) -> None
     assert result.agree
     (line,) = result.lines()
     assert line == (
-        f"{left} and {right} agree within rtol=1e-05, atol=1e-09: 1 of 4 file(s) byte-identical; "
-        "1 within tolerance: metrics.json (1 numbers); digests that differ, not counted (they "
-        "hash what is compared here, or learned weights): .reasonbench-outputs.json, "
-        "predictions/m/seed0.meta.json:adapter_sha256"
+        f"{left} and {right} agree under the contract (rtol=1e-05, atol=1e-09, fit_atol=0.01): "
+        "1 of 4 file(s) byte-identical; 1 tolerated: metrics.json (tolerance: 1 numbers within "
+        "rtol/atol); digests that differ, not counted (they hash what is compared here, or "
+        "learned weights): .reasonbench-outputs.json, predictions/m/seed0.meta.json:adapter_sha256"
     )
 
 
@@ -264,13 +264,15 @@ def test_directories_beyond_tolerance_name_every_difference(tmp_path: Path) -> N
     result = compare(left, right, TOL, DIGESTS)
     assert not result.agree
     assert result.lines()[:-1] == [
-        "differs: metrics.json:methods.tfidf.seeds[0].accuracy: left=0.43125, right=0.4313",
+        "differs (tolerance): metrics.json:methods.tfidf.seeds[0].accuracy: left=0.43125, "
+        "right=0.4313",
         "only in left: figures/old.png",
         "only in right: figures/new.png",
     ]
     assert result.lines()[-1].startswith(
-        f"{left} and {right} differ: 1 difference(s) beyond rtol=1e-05, atol=1e-09 in 1 file(s); "
-        "1 file(s) only in left; 1 file(s) only in right; 2 of 4 file(s) byte-identical"
+        f"{left} and {right} differ: 1 difference(s) beyond the contract (rtol=1e-05, "
+        "atol=1e-09, fit_atol=0.01) in 1 file(s); 1 file(s) only in left; 1 file(s) only in "
+        "right; 2 of 4 file(s) byte-identical"
     )
     # without the digest rules, the ledger's sha256 and the adapter's are differences too
     strict = compare(left, right, TOL, [])
@@ -282,13 +284,9 @@ def test_directories_beyond_tolerance_name_every_difference(tmp_path: Path) -> N
 
 def prediction_meta(root: Path, aten: str, base: str, confidence: float) -> Path:
     """A prediction run's records and meta as ``predict`` writes them (decoding.cpu_kernels, the
-    base's cache path) on a machine whose ATen capability is ``aten``."""
+    base's cache path) under the portable kernels of a machine whose ATen build is ``aten``."""
     with OutputDir(root, "predict") as out:
-        kernels = {
-            "aten": aten,
-            "cpu_kernels": "portable",
-            "mkl": "avx2" if aten == "AVX2" else "off",
-        }
+        kernels = {"aten": aten, "cpu_kernels": "portable", "mkl": "compatible"}
         meta = {
             "adapter_sha256": "aa",
             "backbone": {"identity": "same", "name": "small_cpu", "path": base},
@@ -299,30 +297,36 @@ def prediction_meta(root: Path, aten: str, base: str, confidence: float) -> Path
     return root
 
 
+AVX2_BASE, PLAIN_BASE = "data/cache/tiny/c7acfe2d791b3316", "data/cache/tiny/0123456789abcdef"
+
+
 def test_the_machine_a_run_used_is_listed_not_counted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A CPU without AVX2 (or not x86-64) runs other kernels by design: the meta records them and
-    # the base's cache key names them, while the records agree within the tolerance. Through the
-    # command, with its default keys: the main job's compare on such a CPU passes, naming them.
-    left = prediction_meta(tmp_path / "a", "AVX2", "data/cache/tiny/c7acfe2d791b3316", 0.5)
-    right = prediction_meta(
-        tmp_path / "b", "DEFAULT", "data/cache/tiny/0123456789abcdef", 0.5000012
-    )
+    # A CPU without AVX2 runs ATen's plain build by design: the meta records it and the base's
+    # cache key names it, and the records fall to the tolerance class. Through the command, with
+    # its default keys: the main job's compare on such a CPU passes, naming why.
+    left = prediction_meta(tmp_path / "a", "AVX2", AVX2_BASE, 0.5)
+    right = prediction_meta(tmp_path / "b", "DEFAULT", PLAIN_BASE, 0.5000012)
     code, out, _ = run([f"left={left}", f"right={right}"], capsys)
     assert code == 0, out
     assert out.strip().endswith(
-        "1 within tolerance: predictions/m/seed0.jsonl (1 numbers); digests that differ, not "
-        "counted (they hash what is compared here, or learned weights): .reasonbench-outputs.json; "
-        "machine entries that differ, not counted (what each run's CPU used; its numbers are "
-        "compared): predictions/m/seed0.meta.json:backbone.path, "
+        "1 tolerated: predictions/m/seed0.jsonl (tolerance; x86 class under other kernels: left "
+        "portable: ATen AVX2, MKL compatible, right portable: ATen DEFAULT, MKL compatible: 1 "
+        "numbers within rtol/atol); digests that differ, not counted (they hash what is compared "
+        "here, or learned weights): .reasonbench-outputs.json; machine entries that differ, not "
+        "counted (what each run's CPU used; its numbers are compared): "
+        "predictions/m/seed0.meta.json:backbone.path, "
         "predictions/m/seed0.meta.json:decoding.cpu_kernels"
     )
     # beside a difference that counts, the machine entries are still listed: they explain it
-    far = prediction_meta(tmp_path / "c", "DEFAULT", "data/cache/tiny/0123456789abcdef", 0.51)
+    far = prediction_meta(tmp_path / "c", "DEFAULT", PLAIN_BASE, 0.51)
     code, out, _ = run([f"left={left}", f"right={far}"], capsys)
     assert code == 1
-    assert "differs: predictions/m/seed0.jsonl:[0].confidence: left=0.5, right=0.51" in out
+    assert (
+        "differs (tolerance): predictions/m/seed0.jsonl:[0].confidence: left=0.5, right=0.51"
+        in out
+    )
     assert out.strip().endswith(
         "predictions/m/seed0.meta.json:backbone.path, "
         "predictions/m/seed0.meta.json:decoding.cpu_kernels"
@@ -330,8 +334,29 @@ def test_the_machine_a_run_used_is_listed_not_counted(
     # the other entries of the meta still count; and machine=[] counts the machine's too
     code, out, _ = run([f"left={left}", f"right={right}", "machine=[]"], capsys)
     assert code == 1
-    assert "differs: predictions/m/seed0.meta.json:backbone.path: left=" in out
-    assert "differs: predictions/m/seed0.meta.json:decoding.cpu_kernels.aten: left=" in out
+    assert "differs (tolerance): predictions/m/seed0.meta.json:backbone.path: left=" in out
+    assert "predictions/m/seed0.meta.json:decoding.cpu_kernels.aten: left=" in out
+
+
+def test_two_runs_on_the_portable_kernels_must_be_the_same_bytes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Intel or AMD, both on the portable kernels: the x86 class promises bytes, so even a
+    # difference far inside the tolerance counts, named with the class it broke
+    left = prediction_meta(tmp_path / "a", "AVX2", AVX2_BASE, 0.5)
+    right = prediction_meta(tmp_path / "b", "AVX2", AVX2_BASE, 0.5000012)
+    code, out, _ = run([f"left={left}", f"right={right}"], capsys)
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "differs (bytes): predictions/m/seed0.jsonl:[0].confidence: left=0.5, right=0.5000012"
+    )
+    # the same values written with other bytes count too
+    again = prediction_meta(tmp_path / "c", "AVX2", AVX2_BASE, 0.5)
+    (again / "predictions/m/seed0.jsonl").write_text('{"confidence":0.5}\n')
+    result = compare(left, again, TOL, DIGESTS)
+    assert [f.line() for f in result.beyond] == [
+        "differs: predictions/m/seed0.jsonl: left=other bytes, right=the same values"
+    ]
 
 
 def test_two_metrics_files(tmp_path: Path) -> None:
@@ -359,15 +384,16 @@ def test_the_command_exit_status_and_lines(
     same = results_dir(tmp_path / "b", 0.43125, "aa")
     code, out, err = run([f"left={left}", f"right={same}"], capsys)
     assert (code, err) == (0, "")
-    assert (
-        out
-        == f"{left} and {same} agree within rtol=1e-05, atol=1e-09: 4 of 4 file(s) byte-identical\n"
+    assert out == (
+        f"{left} and {same} agree under the contract (rtol=1e-05, atol=1e-09, fit_atol=0.01): "
+        "4 of 4 file(s) byte-identical\n"
     )
     other = results_dir(tmp_path / "c", 0.5, "aa")
     code, out, _ = run([f"left={left}", f"right={other}"], capsys)
     assert code == 1
     assert out.splitlines()[0] == (
-        "differs: metrics.json:methods.tfidf.seeds[0].accuracy: left=0.43125, right=0.5"
+        "differs (tolerance): metrics.json:methods.tfidf.seeds[0].accuracy: left=0.43125, "
+        "right=0.5"
     )
     # a looser tolerance is a key like any other
     code, _, _ = run([f"left={left}", f"right={other}", "rtol=0.2"], capsys)
@@ -396,6 +422,10 @@ def test_the_command_exit_status_and_lines(
         ),
         (["left=<tmp>/a", "right=<tmp>/a", "rtol=tight"], "rtol must be a number, got 'tight'"),
         (
+            ["left=<tmp>/a", "right=<tmp>/a", "fit_atol=1.5"],
+            "fit_atol must be a share in [0, 1), got 1.5, in the command line",
+        ),
+        (
             ["right=<tmp>/a"],
             "set left=... (a metrics file or a results directory), in the command line",
         ),
@@ -415,7 +445,7 @@ def test_bad_input_is_one_line_and_exit_2(
 def test_help_explains_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(["--help"], capsys)
     assert code == 0
-    for key in ("left", "right", "rtol", "atol", "digests", "machine"):
+    for key in ("left", "right", "rtol", "atol", "fit_atol", "digests", "machine"):
         assert re.search(rf"^  {key} ", out, re.MULTILINE), key
     assert "max(rtol*max(|a|,|b|), atol)" in out
 
