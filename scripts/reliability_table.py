@@ -655,7 +655,7 @@ verbatim here):
 | the disk is full, or a file-size limit (`ulimit -f`) is hit | `reasonbench generate: error: file too large (a file-size limit such as ulimit -f), at <path>` (or `no space left on device, at <path>`); the staging directory is removed, the previous build stays |
 | permission denied, a read-only location | `reasonbench generate: error: cannot create directory <path>: Permission denied` (or `Operation not permitted`) |
 | the process is killed (SIGKILL) mid-run | its worker processes exit with it (no orphans); the next run removes the dead run's staging directory; `train`, `predict`, `evaluate` and `certify` resume from what they kept |
-| Ctrl-C | `reasonbench <command>: interrupted; nothing half-written was kept (rerun to resume)`, exit 130 |
+| Ctrl-C (SIGINT to the process or its whole group), at any moment from the first import on | `reasonbench <command>: interrupted; nothing half-written was kept (rerun to resume)`, exit 130, within about 1 s of the signal however busy the command is (a watchdog ends it after 1 s, removing the temporary files being written); workers end with it; checked at three delays for `analyze`, `generate`, `predict` and `certify` by `tests/cli/test_ctrl_c.py`. Only the interpreter's own start-up (about 70 ms, before any reasonbench code runs) keeps Python's default handling |
 | a bug in reasonbench | `reasonbench <command>: error: internal error <type>: <message> (a bug in reasonbench; REASONBENCH_DEBUG=1 shows the traceback)`, exit 1 |
 """
 

@@ -58,6 +58,21 @@ def tiny_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tiny_cube_run(
+    small_bench: Path, tiny_cache: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Path:
+    """A finished tiny-model run on the small build (2 optimizer steps of LoRA): something for
+    ``predict`` to decode, where only the decoding matters (Ctrl-C, the machine matrix)."""
+    from reasonbench.train import train
+    from tests.train.helpers import composed, tiny_overrides
+
+    run_dir = tmp_path_factory.mktemp("tiny-run") / "tiny-cube"
+    steps = ["optim.max_steps=2", "optim.batch_size=8", f"out_dir={run_dir}"]
+    assert train(composed("train", tiny_overrides(small_bench, tiny_cache, *steps)))["finished"]
+    return run_dir
+
+
+@pytest.fixture(scope="session")
 def toy_benchmark(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("toy-bench") / "rb"
     generate(spec_from_config(small_config()), out, workers=1, progress=False, strata=toy_strata())

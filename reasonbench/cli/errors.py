@@ -72,7 +72,13 @@ def _expected(exc: BaseException) -> bool:
 
 
 def fail(command: str, message: str, code: int = BAD_INPUT) -> int:
-    """One clear line on stderr; the exit status (2: bad input or configuration)."""
+    """One clear line on stderr; the exit status (2: bad input or configuration). After a Ctrl-C
+    the error is the interruption's (reasonbench/cli/interrupt.py): its line instead, and 130."""
+    from reasonbench.cli import interrupt
+
+    if interrupt.received():
+        interrupt.say(command)
+        return interrupt.EXIT
     print(f"reasonbench {command}: error: {message}", file=sys.stderr, flush=True)
     return code
 
@@ -82,12 +88,10 @@ def guarded(command: str, fn: Callable[[], int]) -> int:
     try:
         return fn()
     except KeyboardInterrupt:
-        print(
-            f"reasonbench {command}: interrupted; nothing half-written was kept (rerun to resume)",
-            file=sys.stderr,
-            flush=True,
-        )
-        return 130
+        from reasonbench.cli import interrupt
+
+        interrupt.say(command)
+        return interrupt.EXIT
     except Exception as exc:
         if os.environ.get("REASONBENCH_DEBUG"):
             traceback.print_exc()

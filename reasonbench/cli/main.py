@@ -67,4 +67,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    from reasonbench.cli.entry import main as entry
+
+    sys.exit(entry())

@@ -20,6 +20,8 @@ from typing import Any
 
 __all__ = [
     "atomic_path",
+    "live_temporaries",
+    "scratch",
     "dumps_json",
     "parquet_bytes",
     "write_bytes",
@@ -35,18 +37,37 @@ def _temporary(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}-{uuid.uuid4().hex[:8]}.tmp")
 
 
+# files being written right now: what a process that must end at once (a second Ctrl-C, or one
+# still running a second after the first: reasonbench/cli/interrupt.py) removes before it goes
+_LIVE: set[Path] = set()
+
+
+def live_temporaries() -> list[Path]:
+    """The temporary files this process is writing now."""
+    return sorted(_LIVE)
+
+
+@contextlib.contextmanager
+def scratch(path: Path) -> Iterator[Path]:
+    """``path`` is a file of this block's own (a temporary, or a partial output): removed when
+    the block ends, however it ends, and by an interrupted process that cannot unwind."""
+    _LIVE.add(path)
+    try:
+        yield path
+    finally:
+        path.unlink(missing_ok=True)
+        _LIVE.discard(path)
+
+
 @contextlib.contextmanager
 def atomic_path(path: Path) -> Iterator[Path]:
     """A temporary path to write ``path``'s content to (for writers that take a path, such as
     ``pyarrow.parquet.write_table`` or ``matplotlib``'s ``savefig``); renamed to ``path`` when the
     block succeeds, removed when it fails."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = _temporary(path)
-    try:
+    with scratch(_temporary(path)) as tmp:
         yield tmp
         os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def write_bytes(path: Path, data: bytes) -> None:

@@ -30,7 +30,11 @@ PR_SET_PDEATHSIG = 1
 
 
 def die_with_parent(parent_pid: int) -> None:
-    """Call first thing in a forked worker: it is terminated when ``parent_pid`` dies."""
+    """Call first thing in a forked worker: it is terminated when ``parent_pid`` dies, and it
+    leaves Ctrl-C to the parent. A terminal's Ctrl-C reaches the whole process group; the parent
+    answers it (one line, exit 130: reasonbench/cli/interrupt.py) and its workers end with it,
+    where a worker of its own would print a KeyboardInterrupt traceback per process."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
