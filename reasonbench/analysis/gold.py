@@ -29,6 +29,14 @@ class Gold:
     def subgroup_size(self) -> str:
         return "stable" if self.receipt.min_size is None else str(self.receipt.min_size)
 
+    @property
+    def subgroup_ambiguity(self) -> str:
+        """``stable`` (no change: no receipt to be ambiguous about), ``ambiguous`` (a change with
+        several minimal sets) or ``unambiguous`` (a change with exactly one)."""
+        if self.receipt.min_size is None:
+            return "stable"
+        return "ambiguous" if self.receipt.ambiguous else "unambiguous"
+
 
 GOLD_COLUMNS = (
     "id",

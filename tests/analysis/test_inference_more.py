@@ -299,7 +299,7 @@ def test_the_design_of_a_split_by_hand() -> None:
     assert list(d.subgroup_of)[:3] == ["stratum", "min_receipt_size", "ambiguity"]
     assert d.subgroup_of["stratum"] == ("organizational", "logical") * 6
     assert d.subgroup_of["min_receipt_size"] == ("stable", "1", "1") * 4  # every third stable
-    assert d.subgroup_of["ambiguity"] == ("unambiguous",) * 12
+    assert d.subgroup_of["ambiguity"] == ("stable", "unambiguous", "unambiguous") * 4
     assert (d.draws.split, d.draws.replicates, d.draws.seed) == ("dev", 30, 4)
     assert d.draws.units.shape == (30, 12)
     assert d.methods is methods
