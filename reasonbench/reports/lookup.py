@@ -2,8 +2,10 @@
 
 :class:`View` wraps the typed report (:class:`reasonbench.analysis.record.MetricsReport`) and
 the role map. Which methods a table lists is :meth:`View.methods`: the paper roles it reports
-(a role whose run has no predictions still gets its row, marked "not run"), then every analyzed
-method that plays no role — a user's own model, any name — when the table applies to it.
+(a role whose run has no predictions still gets its row, marked "not run"), then every other
+analyzed method the table applies to — a user's own model, any name, or a method whose role the
+table does not name (``tfidf_train_dev`` in the consistency tables): whether a method appears
+never depends on a hand-kept list of roles.
 """
 
 from __future__ import annotations
@@ -56,8 +58,7 @@ class View:
         self.report = report
         self.curves = tuple(curves)  # learning curves of training runs (reports/curves.py)
         self.roles: dict[str, Role] = roles(role_map)
-        played = {r.method for r in self.roles.values()}
-        self.extras = [m for m in sorted(report.methods) if m not in played]
+        self.role_of = {r.method: name for name, r in self.roles.items()}
 
     def entry(self, method: str) -> MethodEntry | None:
         return self.report.methods.get(method)
@@ -65,17 +66,19 @@ class View:
     def methods(
         self, role_names: Sequence[str], applies: Callable[[MethodEntry], bool] | None = None
     ) -> list[Row]:
-        """Rows for ``role_names`` (those in the role map), then the methods without a role for
-        which ``applies`` holds (every one when ``applies`` is None)."""
+        """Rows for ``role_names`` (those in the role map), then every other analyzed method for
+        which ``applies`` holds (every one when ``applies`` is None), with its role if it has
+        one."""
         rows = [
             Row(self.roles[r].method, r, self.entry(self.roles[r].method))
             for r in role_names
             if r in self.roles
         ]
-        for method in self.extras:
+        listed = {row.method for row in rows}
+        for method in sorted(self.report.methods):
             entry = self.report.methods[method]
-            if applies is None or applies(entry):
-                rows.append(Row(method, None, entry))
+            if method not in listed and (applies is None or applies(entry)):
+                rows.append(Row(method, self.role_of.get(method), entry))
         return rows
 
     def method_of(self, role: str) -> str | None:

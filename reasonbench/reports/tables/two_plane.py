@@ -35,13 +35,14 @@ def _audited(entry: MethodEntry) -> bool:
 
 
 def audit_rows(view: View) -> list[Row]:
-    """Every role of the map that proposes receipts (in map order), then audited extras."""
-    rows = []
+    """Every role of the map that proposes receipts (in map order), then every other audited
+    method."""
+    proposing = []
     for name, role in view.roles.items():
         entry = view.entry(role.method)
         if _proposes(role.target if entry is None else entry.info.target):
-            rows.append(Row(role.method, name, entry))
-    return rows + view.methods((), _audited)
+            proposing.append(name)
+    return view.methods(proposing, _audited)
 
 
 def _mean(points: Sequence[TwoPlanePoint], get: Callable[[TwoPlanePoint], float | None]) -> Cell:
