@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.analysis.calibration import CALIBRATION, SeedMaps
-from reasonbench.analysis.consistency import PairOutcome, pair_outcomes
+from reasonbench.analysis.consistency import PairOutcome, gold_top_answer, pair_outcomes
 from reasonbench.analysis.gold import Gold, load_gold, split_ids
 from reasonbench.analysis.inference import (
     ComparisonSpec,
@@ -190,6 +190,7 @@ def analyze_report(
         methods=methods,
         inference=_inference(dict(scored), specs, targets, replicates, seed, fixes, dict(pairs)),
         verdict_mix=verdict_mix(gold),
+        gold_top_answer=gold_top_answer([g for g in gold.values() if g.split == LOCKED]),
     )
 
 

@@ -11,19 +11,38 @@ bounds the mean error from below.
 
 Pooled counts are the sums of the strata's, so pooled consistency is the checkable-weighted mean
 of the strata's. Cube targets also get the kind's cell relation as a separate diagnostic.
+
+Beside it, the answers' diversity: the share of the method's locked-test answers (old and revised
+verdict and receipt family, as the relations compare them; an unparsed output is one more
+answer) that are its most frequent answer, per stratum and pooled. A method that gives one answer
+to nearly every case agrees with itself on a pair without reading it; the tables and the figure
+mark such consistency (reports/tables/consistency.py states the rule).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
+from reasonbench.analysis.gold import Gold
 from reasonbench.analysis.record import CellAgreement, ConsistencyRate, PairedConsistency
 from reasonbench.analysis.scoring import Scored, project
 from reasonbench.controls import CONTROL_KINDS
 from reasonbench.core.answer import Answer
 
-__all__ = ["PairOutcome", "pair_outcomes", "paired_consistency"]
+__all__ = [
+    "POOLED",
+    "PairOutcome",
+    "answer_key",
+    "gold_top_answer",
+    "pair_outcomes",
+    "paired_consistency",
+    "top_answer",
+    "top_share",
+]
+
+POOLED = "pooled"
 
 
 @dataclass(frozen=True)
@@ -144,4 +163,41 @@ def paired_consistency(
         pooled,
         {s: {k: strata[s][k].rate() for k in kinds if k in strata[s]} for s in sorted(strata)},
         {k: cells[k].agreement() for k in kinds if k in cells},
+        top_answer(list(parents.values())),
     )
+
+
+def answer_key(row: Scored) -> tuple[object, ...]:
+    """One answer as the relations compare it: verdicts and receipt family (no cube cells)."""
+    if not row.record.parse_ok:
+        return ("unparsed",)
+    answer = project(row.answer, row.fields)
+    return (answer.old, answer.new, answer.sets)
+
+
+def top_share(answers: Sequence[tuple[str, Hashable]]) -> dict[str, float]:
+    """Per stratum and pooled, the share of ``(stratum, answer)`` pairs whose answer is that
+    group's most frequent one."""
+    groups: dict[str, Counter[Hashable]] = {}
+    for stratum, answer in answers:
+        for name in (POOLED, stratum):
+            groups.setdefault(name, Counter())[answer] += 1
+    return {
+        name: counts.most_common(1)[0][1] / counts.total()
+        for name, counts in sorted(groups.items())
+    }
+
+
+def top_answer(rows: Sequence[Scored]) -> dict[str, float]:
+    """:func:`top_share` of a method's answers."""
+    return top_share([(r.gold.stratum, answer_key(r)) for r in rows])
+
+
+def gold_top_answer(gold: Sequence[Gold]) -> dict[str, float]:
+    """:func:`top_share` of the gold answers (verdicts and receipt family): what a method that
+    answers every case right would show."""
+    answers = []
+    for g in gold:
+        answer = Answer.of_receipt(g.receipt)
+        answers.append((g.stratum, (answer.old, answer.new, answer.sets)))
+    return top_share(answers)

@@ -89,6 +89,10 @@ class PairedConsistency:
     pooled: dict[str, ConsistencyRate]
     strata: dict[str, dict[str, ConsistencyRate]]
     cells: dict[str, CellAgreement] = field(default_factory=dict)
+    # per stratum and pooled: the share of the method's locked-test answers (endpoints and
+    # receipt; an unparsed output is one answer) that are its most frequent one. A method that
+    # gives one answer to most cases is consistent without reading the pair (issue 41)
+    top_answer: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -258,6 +262,9 @@ class MetricsReport:
     inference: Inference
     # gold revised verdicts counted per split -> stratum -> verdict (the benchmark's label mix)
     verdict_mix: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+    # the gold answers of the locked test: the share of the most frequent one, per stratum and
+    # pooled (what the methods' top_answer is read against)
+    gold_top_answer: dict[str, float] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:

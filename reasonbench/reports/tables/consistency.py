@@ -28,10 +28,14 @@ from reasonbench.reports.tables.common import (
 __all__ = [
     "AUGMENTATION_ROLES",
     "CONSISTENCY_ROLES",
+    "NEAR_CONSTANT",
     "augmentation",
     "cell_agreement",
     "kinds",
+    "near_constant",
+    "near_constant_note",
     "paired_consistency",
+    "top_answer",
     "verdict_receipt_separation",
 ]
 
@@ -44,12 +48,18 @@ CONSISTENCY_ROLES = (
     "majority",
 )
 AUGMENTATION_ROLES = ("direct_receipt", "permaug_direct", "cube", "permaug_cube")
-# Surface roles whose permutation consistency is 100 % by construction, and why (the note says so,
-# so that nobody reads it as robustness).
-BY_CONSTRUCTION = {
-    "majority": "answers one constant per stratum",
+# The TF-IDF baselines' permutation consistency is 100 % by construction, whatever their answers:
+# a bag of character n-grams is the same bag after the sources are reordered (the note says so,
+# so that nobody reads it as robustness). Near-constant output is decided by NEAR_CONSTANT below.
+ORDER_BLIND = {
     "tfidf": "sees a bag of character n-grams, which a reordering of the sources leaves unchanged",
+    "tfidf_train_dev": "the same",
 }
+# A method whose most frequent answer is at least this share of its locked-test answers in a
+# stratum agrees with itself on most pairs without reading them: its consistency there is marked
+# (table and figure). The gold's most frequent answer is about a fifth of each stratum (the note
+# prints the benchmark's own share), so half is far from anything a right answer key would do.
+NEAR_CONSTANT = 0.5
 POOLED = "pooled"
 PERMUTATION = "permutation"
 
@@ -104,12 +114,27 @@ def _cells(view: View, row: Row, stratum: str, names: list[str]) -> list[Cell]:
     out: list[Cell] = []
     for attr in ("consistency", "error_lower_bound"):
         out += [pct(view.per_seed(row.method, _value(stratum, kind, attr))) for kind in names]
-    return out
+    return [*out, pct(top_answer(view, row.method, stratum))]
+
+
+def top_answer(view: View, method: str, stratum: str) -> float | None:
+    """The share of the method's locked-test answers that are its most frequent one (mean over
+    its seeds), pooled or in one stratum."""
+
+    def get(s: SeedEntry) -> float | None:
+        return None if s.consistency is None else s.consistency.top_answer.get(stratum)
+
+    return view.per_seed(method, get)
+
+
+def near_constant(view: View, method: str, stratum: str) -> bool:
+    share = top_answer(view, method, stratum)
+    return share is not None and share >= NEAR_CONSTANT
 
 
 def _labels(names: list[str]) -> list[str]:
     labels = [CONTROL_KINDS.get(k).label for k in names]
-    return [*labels, *(f"{label} bound" for label in labels)]
+    return [*labels, *(f"{label} bound" for label in labels), "top answer"]
 
 
 def _rows_per_stratum(
@@ -119,14 +144,17 @@ def _rows_per_stratum(
     refs: References,
     extra: Callable[[Row], list[Cell]] = lambda row: [],
 ) -> list[list[Cell]]:
-    """A method's rows per stratum (pooled first) beside the paper's figure; one "not run" row
-    for a role without predictions. ``extra``: a row's cells before the paper's column."""
+    """A method's rows per stratum (pooled first) beside the paper's figure; for a role without
+    predictions, "not run" rows for pooled and every stratum the paper gives a figure for, each
+    with that figure. ``extra``: a row's cells before the paper's column."""
     rows: list[list[Cell]] = []
     for row in methods:
         if row.entry is None:
-            reference = refs.get("consistency", row.role or "", POOLED)
-            rows.append([row.method, row.role, POOLED, *[NOT_RUN] * (2 * len(names)),
-                         *extra(row), reference])  # fmt: skip
+            given = paper(refs.figures, "consistency", row.role or "") or {}
+            for stratum in [POOLED, *sorted(k for k in given if k != POOLED)]:
+                reference = refs.get("consistency", row.role or "", stratum)
+                rows.append([row.method, row.role, stratum, *[NOT_RUN] * (2 * len(names) + 1),
+                             *extra(row), reference])  # fmt: skip
             continue
         for stratum in _strata(row):
             reference = refs.get("consistency", row.role or "", stratum)
@@ -136,18 +164,45 @@ def _rows_per_stratum(
 
 
 def _by_construction(rows: Sequence[Row]) -> str:
-    """Why a surface baseline's permutation consistency says nothing about robustness."""
+    """Why a TF-IDF baseline's permutation consistency says nothing about robustness."""
     said = [
-        f"{row.method} {BY_CONSTRUCTION[row.role]}"
+        f"{row.method} {ORDER_BLIND[row.role]}"
         for row in rows
-        if row.entry is not None and row.role in BY_CONSTRUCTION
+        if row.entry is not None and row.role in ORDER_BLIND
     ]
     if not said:
         return ""
     return (
-        "Permutation consistency of the surface baselines is 100 % by construction, not "
+        "Permutation consistency of the TF-IDF baselines is 100 % by construction, not "
         f"robustness: {'; '.join(said)}."
     )
+
+
+def near_constant_note(view: View, rows: Sequence[Row]) -> str:
+    """The rule, and every (method, stratum) it marks: consistency explained by one answer."""
+    gold = view.report.gold_top_answer
+    marked = []
+    for row in rows:
+        if row.entry is None:
+            continue
+        strata = [st for st in _strata(row) if near_constant(view, row.method, st)]
+        if strata:
+            shares = ", ".join(
+                f"{st} {pct(top_answer(view, row.method, st)):.2f} %" for st in strata
+            )
+            marked.append(f"{row.method} ({shares})")
+    shares = ", ".join(f"{name} {pct(v):.2f} %" for name, v in gold.items())
+    reference = f"; the gold's most frequent answer is {shares} of the cases" if gold else ""
+    rule = (
+        "Top answer: the share of the method's locked-test answers (verdicts and receipt family; "
+        "an unparsed output counts as one answer) that are its most frequent one"
+        f"{reference}. Where it is {100 * NEAR_CONSTANT:.0f} % or more, the method gives one "
+        "answer to most cases and agrees with itself on a pair without reading it: its "
+        "consistency there is near-constant output, not robustness"
+    )
+    if not marked:
+        return rule + " (no method here)."
+    return f"{rule}: {'; '.join(marked)}."
 
 
 def paired_consistency(view: View, figures: Mapping[str, Any]) -> Table:
@@ -162,6 +217,7 @@ def paired_consistency(view: View, figures: Mapping[str, Any]) -> Table:
         "a checkable pair violates it; — = nothing checkable for the target (docs/controls.md). "
         "Bound: implied lower bound on mean pairwise error, (1 − consistency) / 2. Pooled = "
         "every stratum together. Cube cells: cell_agreement.",
+        near_constant_note(view, methods),
         _by_construction(methods),
         refs.note(),
     ]
@@ -218,7 +274,7 @@ def _repair_rows(view: View, names: list[str], refs: References) -> list[list[Ce
     rows: list[list[Cell]] = []
     for fix in view.report.inference.repairs.values():
         label = f"repair: {fix.after} − {fix.before}"
-        cells: list[Cell] = [None] * (2 * len(names))
+        cells: list[Cell] = [None] * (2 * len(names) + 1)  # the kinds, their bounds, top answer
         if fix.status != "ok":
             rows.append([label, fix.name, POOLED, *cells, NOT_RUN, NOT_RUN, None,
                          refs.get("repairs", fix.name, POOLED)])  # fmt: skip
