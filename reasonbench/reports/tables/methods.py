@@ -76,8 +76,11 @@ def _surface_note(view: View, figures: Mapping[str, Any]) -> str:
                     "majority diagnostic)"
                 )
             said.append(
-                gain + ". A bag of character n-grams over a prompt that shows the old and the "
-                "revised state side by side cannot tell which state an n-gram came from."
+                gain + ". That gap to the paper's TF-IDF is unexplained: its settings, more "
+                "training data, one model for both strata, the label mix and verdict words in "
+                "the prompts were ruled out, each by a number (python scripts/tfidf_gap.py; "
+                "docs/analysis.md §11, row 12), and feeding it the old and the revised state as "
+                "separate features lowers its accuracy rather than raising it."
             )
     said.append(
         "Training data: the paper's TF-IDF 'uses more training data than the neural runs', "
@@ -212,8 +215,11 @@ def comparisons(view: View, figures: Mapping[str, Any]) -> Table:
     for comp in view.report.inference.comparisons.values():
         label = f"{comp.a} − {comp.b}"
         if comp.status != "ok":
-            rows.append([comp.name, comp.family, comp.split, label, None, NOT_RUN, None, None,
-                         refs.get("comparisons", comp.name, "estimate")])  # fmt: skip
+            # the paper's comparison figures are receipt differences: the row names the metric
+            reference = refs.get("comparisons", comp.name, "estimate")
+            metric = None if reference is None else RECEIPT_ACCURACY.replace("_", " ")
+            rows.append([comp.name, comp.family, comp.split, label, metric, NOT_RUN, None, None,
+                         reference])  # fmt: skip
             continue
         p_values.append(_p_values(comp))
         for outcome, e in comp.outcomes.items():

@@ -55,8 +55,13 @@ def subgroup_differences(view: View, figures: Mapping[str, Any]) -> Table:
     """Every comparison's a − b per subgroup value (the ``by`` of analyze's comparisons)."""
     rows: list[list[Cell]] = []
     for comp in view.report.inference.comparisons.values():
-        if comp.status != "ok":
-            rows.append([comp.name, comp.split, None, None, NOT_RUN, None, None, None, None])
+        if comp.status != "ok":  # the paper's per-stratum figures, still beside a "not run"
+            given = paper(figures, "comparisons", comp.name, "subgroups") or {}
+            for value in sorted(given) or [None]:
+                family = None if value is None else "stratum"
+                reference = None if value is None else given[value]
+                rows.append([comp.name, comp.split, family, value, NOT_RUN, None, None, None,
+                             reference])  # fmt: skip
             continue
         for family, groups in comp.subgroups.items():
             for value, outcomes in groups.items():
