@@ -14,12 +14,14 @@ import matplotlib
 matplotlib.use("Agg")  # headless: figures are files, never windows
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.patches import Patch  # noqa: E402
 
 from reasonbench.analysis.record import CalibrationFit  # noqa: E402
 from reasonbench.controls import CONTROL_KINDS  # noqa: E402
 from reasonbench.io import OutputDir  # noqa: E402
 from reasonbench.reports.curves import MEASURES, percent  # noqa: E402
 from reasonbench.reports.lookup import View, seed_mean  # noqa: E402
+from reasonbench.reports.tables.consistency import NEAR_CONSTANT, near_constant  # noqa: E402
 
 __all__ = [
     "FIGURES",
@@ -49,20 +51,38 @@ def _no_data(ax: object, why: str) -> None:
     ax.set_yticks([])  # type: ignore[attr-defined]
 
 
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def _hidden_under(points: dict[str, set[tuple[float, float]]]) -> dict[str, str]:
+    """Each curve whose points all coincide with an earlier-drawn curve's: the one it hides
+    under (the legend says so, so that no method seems missing)."""
+    out: dict[str, str] = {}
+    names = list(points)
+    for i, name in enumerate(names):
+        under = [other for other in names[:i] if points[name] <= points[other]]
+        if points[name] and under:
+            out[name] = under[0]
+    return out
+
+
 def coverage_debt(view: View, out: OutputDir, rel: str) -> bool:
-    """Per method and confidence source (raw scale): mean over seeds of reason debt at each target
-    coverage against mean realised coverage, with a band from the lowest to the highest seed."""
+    """Per method and confidence source, on the **raw** confidence scale (the calibrated scales'
+    selective points are in the selective_debt table): mean over seeds of reason debt at each
+    target coverage against mean realised coverage, with a band from the lowest to the highest
+    seed. Each method has its own hollow marker, drawn smaller than the ones before it, so points
+    that coincide stay visible; a curve that lies wholly under another says so in the legend."""
     fig, ax = plt.subplots(figsize=(6, 4))
-    drawn = False
+    curves: dict[str, tuple[list[float], list[float], list[float], list[float]]] = {}
     for method, entry in sorted(view.report.methods.items()):
         seeds = list(entry.seeds.values())
         sources = sorted({src for s in seeds for src in s.selective.get("raw", {})})
         for source in sources:
-            curves = [c for s in seeds if (c := s.selective.get("raw", {}).get(source))]
+            runs = [c for s in seeds if (c := s.selective.get("raw", {}).get(source))]
             xs, ys, lo, hi = [], [], [], []
-            for i in range(len(curves[0])):
-                debts = [d for c in curves if (d := c[i].reason_debt) is not None]
-                cov = seed_mean([c[i].coverage for c in curves])
+            for i in range(len(runs[0])):
+                debts = [d for c in runs if (d := c[i].reason_debt) is not None]
+                cov = seed_mean([c[i].coverage for c in runs])
                 if not debts or cov is None:
                     continue  # undefined debt: no point, never a zero
                 xs.append(100 * cov)
@@ -70,20 +90,26 @@ def coverage_debt(view: View, out: OutputDir, rel: str) -> bool:
                 lo.append(100 * min(debts))
                 hi.append(100 * max(debts))
             if xs:
-                (line,) = ax.plot(
-                    xs, ys, marker="o", ms=3, label=f"{method} ({source}, {len(curves)} seeds)"
-                )
-                ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
-                drawn = True
-    ax.set_title("Coverage–debt on the locked test (mean over seeds, band: min–max)")
-    if drawn:
+                curves[f"{method} ({source}, {len(runs)} seeds)"] = (xs, ys, lo, hi)
+    hidden = _hidden_under(
+        {k: {(round(x, 2), round(y, 2)) for x, y in zip(c[0], c[1], strict=True)}
+         for k, c in curves.items()}
+    )  # fmt: skip
+    for j, (label, (xs, ys, lo, hi)) in enumerate(curves.items()):
+        shown = label if label not in hidden else f"{label}: under {hidden[label]}"
+        (line,) = ax.plot(xs, ys, marker=MARKERS[j % len(MARKERS)], ms=max(3.0, 9.0 - 1.5 * j),
+                          mfc="none", label=shown)  # fmt: skip
+        ax.fill_between(xs, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
+    ax.set_title("Coverage–debt on the locked test, raw confidence\n"
+                 "(mean over seeds, band: min–max)", fontsize=9)  # fmt: skip
+    if curves:
         ax.set_xlabel("accepted-change coverage (%)")
         ax.set_ylabel("reason debt (%)")
         ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     else:
         _no_data(ax, "no method accepted a predicted change")
     _save(fig, out, rel)
-    return drawn
+    return bool(curves)
 
 
 Interval = tuple[str, float, float, float]  # label, estimate, low, high (rates)
@@ -189,7 +215,9 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
         for j, (method, entry) in enumerate(methods.items()):
             xs = [i + j * width for i in range(len(kinds))]
             vs = [_consistency(entry, stratum, k) for k in kinds]
-            ax.bar(xs, [100 * (v or 0.0) for v in vs], width, label=method, color=f"C{j}")
+            flat = near_constant(view, method, stratum)
+            ax.bar(xs, [100 * (v or 0.0) for v in vs], width, label=method, color=f"C{j}",
+                   hatch="////" if flat else None, edgecolor="white" if flat else None)  # fmt: skip
             for x, v in zip(xs, vs, strict=True):
                 if v is None:
                     ax.text(x, 1, "—", ha="center", fontsize=7)  # undefined, not 0
@@ -198,15 +226,24 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
         ax.set_title(stratum if stratum != POOLED else "pooled (every stratum)", fontsize=9)
         ax.set_ylim(0, 100)
     axes[0][0].set_ylabel("consistency (%), mean over seeds")
-    axes[0][-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    handles, labels = axes[0][-1].get_legend_handles_labels()
+    handles.append(Patch(facecolor="lightgrey", hatch="////", edgecolor="white"))
+    labels.append(f"hatched: near-constant output\n(top answer ≥ {100 * NEAR_CONSTANT:.0f} %)")
+    axes[0][-1].legend(handles, labels, fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+                       frameon=False)  # fmt: skip
     fig.suptitle("Paired consistency per control and stratum, locked test", fontsize=10)
     _save(fig, out, rel)
     return True
 
 
+MIN_BIN = (
+    5  # a reliability bin with fewer records (in every seed) is not drawn: one record is 0 or 1
+)
+
+
 def _reliability_curve(fits: list[CalibrationFit]) -> tuple[list[float], ...] | None:
-    """Per bin with points in any seed: the bin's centre, the mean over those seeds of the share
-    of right accounts, and the lowest and highest seed's share. The centre, not the mean
+    """Per bin with at least :data:`MIN_BIN` records in some seed: the bin's centre, the mean
+    over those seeds of the share of right accounts, and the lowest and highest seed's share. The centre, not the mean
     confidence: it is exact, so a fitted confidence's last digits move no point (docs/reproducibility.md), and the
     bins are 1/bins wide, so a centre is within half a bin of the confidences it holds."""
     if not fits:
@@ -214,7 +251,7 @@ def _reliability_curve(fits: list[CalibrationFit]) -> tuple[list[float], ...] | 
     xs, ys, lo, hi = [], [], [], []
     for i, b in enumerate(fits[0].bins):
         accuracy = [
-            a for f in fits if i < len(f.bins) and f.bins[i].count
+            a for f in fits if i < len(f.bins) and f.bins[i].count >= MIN_BIN
             if (a := f.bins[i].accuracy) is not None
         ]  # fmt: skip
         if not accuracy:
@@ -278,7 +315,8 @@ def reliability(view: View, out: OutputDir, rel: str) -> bool:
     for ax in list(axes.flat)[len(panels) :]:
         ax.axis("off")
     fig.suptitle("Reliability on the locked test: mean over seeds per bin, band: lowest to "
-                 "highest seed", fontsize=9)  # fmt: skip
+                 f"highest seed; bins with fewer than {MIN_BIN} records are not drawn",
+                 fontsize=9)  # fmt: skip
     fig.supxlabel("confidence (bin centre)")
     fig.supylabel("share of right accounts")
     _save(fig, out, rel)
@@ -304,6 +342,8 @@ def two_plane(view: View, out: OutputDir, rel: str) -> bool:
                 drawn = True
     debt_ax.set_title("Reason debt of what is accepted")
     recall_ax.set_title("Gold-change recall of the system")
+    fig.suptitle("Two-plane audit: this project's extension (the paper compares no two-plane "
+                 "system)", fontsize=9)  # fmt: skip
     if drawn:
         for ax, label in ((debt_ax, "reason debt (%)"), (recall_ax, "gold-change recall (%)")):
             ax.set_xlabel("adjudicator executions spent")
@@ -336,7 +376,8 @@ def learning_curve(view: View, out: OutputDir, rel: str) -> bool:
     ax.set_ylabel(f"accuracy on {curves[0].split} sample (%)")
     ax.set_ylim(0, 100)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, loc="lower right")
+    # beside the axes, never over a line (the direct receipt's endpoints run along the bottom)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
     _save(fig, out, rel)
     return True
 
