@@ -79,7 +79,7 @@ def _surface_note(view: View, figures: Mapping[str, Any]) -> str:
                 gain + ". That gap to the paper's TF-IDF is unexplained: its settings, more "
                 "training data, one model for both strata, the label mix and verdict words in "
                 "the prompts were ruled out, each by a number (python scripts/tfidf_gap.py; "
-                "docs/analysis.md §11, row 12), and feeding it the old and the revised state as "
+                "docs/analysis.md §11, row 17), and feeding it the old and the revised state as "
                 "separate features lowers its accuracy rather than raising it."
             )
     said.append(
