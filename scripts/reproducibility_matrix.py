@@ -209,6 +209,19 @@ def committed_reference(into: Path) -> Path:
     return into / "results"
 
 
+def _layout(here: Path, data_dir: Path, models: Path, copy: bool) -> None:
+    """A checkout as the commands see it from ``here``: ``data/reasonbench`` and ``models``
+    (links, or copies under a path with a space), and ``data/cache`` empty. Every path a command
+    records is then the main job's own relative one (``data/reasonbench``, ``results/…``,
+    ``models/…``), so the outputs compare byte for byte with the committed ones."""
+    (here / "data").mkdir(parents=True, exist_ok=True)
+    for source, link in ((data_dir, here / "data" / "reasonbench"), (models, here / "models")):
+        if copy:
+            shutil.copytree(source, link)
+        else:
+            link.symlink_to(source.resolve())
+
+
 def run_row(
     row: Row,
     work: Path,
@@ -221,41 +234,34 @@ def run_row(
     curves: bool = False,
     base_cache: Path | None = None,
 ) -> Result:
-    """The steps under ``row``, in a directory of its own with empty caches (the random-init base
-    and the generations are built afresh; ``base_cache`` shares the base's cache, whose key names
-    the kernels that drew it); compare's verdict against ``reference`` (None: this row is the
-    reference)."""
+    """The steps under ``row``, run from a directory of its own laid out as a checkout, with
+    empty caches (the random-init base and the generations are built afresh; ``base_cache``
+    shares the base's cache, whose key names the kernels that drew it); compare's verdict
+    against ``reference`` (None: this row is the reference)."""
     reason = row.unavailable()
     if reason:
         return Result(row, None, f"not emulated: {reason}")
     started = time.monotonic()
     here = work / (f"{row.name} with space" if row.space else row.name)
     here.mkdir(parents=True, exist_ok=True)
-    if row.space:  # data, models and outputs under a path with a space, run from there
-        data_dir = Path(shutil.copytree(data_dir, here / "data dir"))
-        models = Path(shutil.copytree(models, here / "committed models"))
+    _layout(here, data_dir, models, copy=row.space)
     results, log, env = here / "results", here / "log.txt", environment(row)
-    cwd = here if row.space else ROOT
     predictions = results / "predictions"
-    caches = [f"model.cache_dir={base_cache or here / 'base cache'}", f"cache_dir={here / 'cache'}"]
+    caches = [f"model.cache_dir={base_cache}"] if base_cache else []
     decodes = []
     for run in runs:
         if seeds_more is not None and (seeds_more / run.method).is_dir():
             (predictions / run.method).mkdir(parents=True, exist_ok=True)
             for extra in (seeds_more / run.method).glob("seed*-more*"):
                 shutil.copy2(extra, predictions / run.method / extra.name)
-        decodes.append([str(BIN), "predict", *run.overrides, f"run_dir={models / run.run_dir}",
-                        f"data_dir={data_dir}", f"splits=[{SPLIT}]",
-                        f"predictions_dir={predictions}", *caches, "progress=false"])  # fmt: skip
-    _together(decodes, env, cwd, log)
+        decodes.append([str(BIN), "predict", *run.overrides, f"run_dir=models/{run.run_dir}",
+                        f"splits=[{SPLIT}]", *caches, "progress=false"])  # fmt: skip
+    _together(decodes, env, here, log)
     if full:
-        common = [f"data_dir={data_dir}"]
-        _run([str(BIN), "baselines", *common, f"out_dir={predictions}"], env, cwd, log)
-        _run([str(BIN), "analyze", *common, f"predictions_dir={predictions}",
-              f"out={results / 'metrics.json'}", "progress=false"], env, cwd, log)  # fmt: skip
-        drawn = ",".join(str(models / run.run_dir) for run in runs) if curves else ""
-        _run([str(BIN), "tables", *common, f"metrics={results / 'metrics.json'}",
-              f"out_dir={results}", f"curves=[{drawn}]"], env, cwd, log)  # fmt: skip
+        _run([str(BIN), "baselines"], env, here, log)
+        _run([str(BIN), "analyze", "progress=false"], env, here, log)
+        drawn = ",".join(f"models/{run.run_dir}" for run in runs) if curves else ""
+        _run([str(BIN), "tables", f"curves=[{drawn}]"], env, here, log)
     if reference is None:
         return Result(row, 0, "the reference", time.monotonic() - started)
     done = subprocess.run(
