@@ -324,8 +324,7 @@ def test_the_machine_a_run_used_is_listed_not_counted(
     code, out, _ = run([f"left={left}", f"right={far}"], capsys)
     assert code == 1
     assert (
-        "differs (tolerance): predictions/m/seed0.jsonl:[0].confidence: left=0.5, right=0.51"
-        in out
+        "differs (tolerance): predictions/m/seed0.jsonl:[0].confidence: left=0.5, right=0.51" in out
     )
     assert out.strip().endswith(
         "predictions/m/seed0.meta.json:backbone.path, "
@@ -392,8 +391,7 @@ def test_the_command_exit_status_and_lines(
     code, out, _ = run([f"left={left}", f"right={other}"], capsys)
     assert code == 1
     assert out.splitlines()[0] == (
-        "differs (tolerance): metrics.json:methods.tfidf.seeds[0].accuracy: left=0.43125, "
-        "right=0.5"
+        "differs (tolerance): metrics.json:methods.tfidf.seeds[0].accuracy: left=0.43125, right=0.5"
     )
     # a looser tolerance is a key like any other
     code, _, _ = run([f"left={left}", f"right={other}", "rtol=0.2"], capsys)
