@@ -10,7 +10,8 @@
    reads those.
 3. The hierarchical bootstrap per split and the configured comparisons, Holm per family, and
    the configured consistency repairs (``analysis/inference.py``).
-4. The gold revised-verdict mix per split and stratum (what a majority diagnostic can reach).
+4. The gold revised-verdict mix per split and stratum (what a majority diagnostic can reach),
+   and the plug-ins loaded (``tables`` loads them too; docs/extending.md).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from reasonbench.analysis.record import (
     Inference,
     MethodEntry,
     MetricsReport,
+    Plugin,
     SeedEntry,
 )
 from reasonbench.analysis.scoring import Scored, carried, score
@@ -48,6 +50,7 @@ from reasonbench.analysis.seed import CONTROLS, LOCKED, CalibrationSettings, see
 from reasonbench.analysis.trusted import TrustedPlane, TwoPlaneSettings, seed_points
 from reasonbench.analysis.validate import check_targets, label_sets, record_checker
 from reasonbench.io import data_identity, read_manifest
+from reasonbench.plugins import loaded_plugins
 from reasonbench.predictions.load import load_predictions
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.progress import Progress
@@ -57,6 +60,9 @@ __all__ = ["CalibrationSettings", "TwoPlaneSettings", "analyze", "analyze_report
 
 CARDINALITY = "cardinality_test"
 BOOTSTRAPPED = (LOCKED, CARDINALITY)  # plus every split a comparison names
+
+# hierarchical-bootstrap replicates: the one default (`reasonbench analyze replicates=` reads it)
+REPLICATES = 10_000
 
 Rows = dict[str, dict[str, dict[int, list[Scored]]]]  # split -> method -> seed -> scored
 Pairs = dict[str, dict[int, list[PairOutcome]]]  # method -> seed -> its locked control pairs
@@ -106,7 +112,7 @@ def analyze_report(
     data_dir: Path,
     predictions_dir: Path,
     comparisons: Sequence[Mapping[str, Any]] = (),
-    replicates: int = 10_000,
+    replicates: int = REPLICATES,
     seed: int = 0,
     allow_mixed_sources: bool = False,
     *,
@@ -191,6 +197,9 @@ def analyze_report(
         inference=_inference(dict(scored), specs, targets, replicates, seed, fixes, dict(pairs)),
         verdict_mix=verdict_mix(gold),
         gold_top_answer=gold_top_answer([g for g in gold.values() if g.split == LOCKED]),
+        plugins=[
+            Plugin(str(p["module"]), p["distribution"], p["version"]) for p in loaded_plugins()
+        ],
     )
 
 
@@ -198,7 +207,7 @@ def analyze(
     data_dir: Path,
     predictions_dir: Path,
     comparisons: Sequence[Mapping[str, Any]] = (),
-    replicates: int = 10_000,
+    replicates: int = REPLICATES,
     seed: int = 0,
     allow_mixed_sources: bool = False,
     **options: Any,

@@ -31,6 +31,7 @@ __all__ = [
     "MetricInfo",
     "MetricsReport",
     "PairedConsistency",
+    "Plugin",
     "Ratio",
     "ReliabilityBin",
     "Repair",
@@ -251,6 +252,16 @@ class MetricInfo:
 
 
 @dataclass(frozen=True)
+class Plugin:
+    """A plug-in the analysis loaded (:func:`reasonbench.plugins.loaded_plugins`): its module,
+    and the installed distribution that provides it with its version (null: none does)."""
+
+    module: str
+    distribution: str | None = None
+    version: str | None = None
+
+
+@dataclass(frozen=True)
 class MetricsReport:
     """The whole of ``metrics.json``."""
 
@@ -266,9 +277,14 @@ class MetricsReport:
     # pooled (what the methods' top_answer is read against)
     gold_top_answer: dict[str, float] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
+    # the plug-ins loaded when it was written (docs/extending.md): ``tables`` loads them too, or
+    # refuses naming the one it cannot import. Written only when there are any
+    plugins: list[Plugin] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = to_json(self)
+        if not self.plugins:  # a report without plug-ins keeps the bytes it had before
+            del out["plugins"]
         return out
 
     @classmethod

@@ -34,6 +34,7 @@ from reasonbench.io import (
     write_json,
     write_text,
 )
+from reasonbench.plugins import loaded_plugins
 from reasonbench.strata.base import Stratum, SupportsCardNote
 from reasonbench.strata.registry import load_strata
 
@@ -131,12 +132,15 @@ def _write_all(
     card_sizes = {name: len(rows) for name, rows in built.cardinality.items()}
     notes = [s.card_note for s in strata.values() if isinstance(s, SupportsCardNote)]
     write_text(staging / "README.md", dataset_card(spec, stats, card_sizes, notes))
-    main_manifest = manifest(staging, spec.to_json(), stats, exclude=(CARDINALITY_DIR + "/",))
+    plugins = loaded_plugins()  # a later command reading the build loads them too
+    main_manifest = manifest(
+        staging, spec.to_json(), stats, exclude=(CARDINALITY_DIR + "/",), plugins=plugins
+    )
     write_json(staging / MANIFEST, main_manifest)
     if built.cardinality:
         card_dir = staging / CARDINALITY_DIR
         write_splits(card_dir, built.cardinality)
-        card_manifest = manifest(card_dir, spec.to_json(), card_sizes)
+        card_manifest = manifest(card_dir, spec.to_json(), card_sizes, plugins=plugins)
         card_manifest["main_manifest_sha256"] = manifest_hash(main_manifest)
         write_json(card_dir / MANIFEST, card_manifest)
     return main_manifest

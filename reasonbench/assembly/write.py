@@ -63,10 +63,17 @@ def manifest(
     config: Mapping[str, Any],
     stats: Mapping[str, Any],
     exclude: Sequence[str] = (),
+    plugins: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
-    return {
+    """The manifest of ``directory``. ``plugins``: the plug-ins the build loaded
+    (:func:`reasonbench.plugins.loaded_plugins`), recorded only when there are any, so that a
+    build without plug-ins keeps its frozen bytes (``data/manifests/``)."""
+    out: dict[str, Any] = {
         "generator_version": GENERATOR_VERSION,
         "config": dict(config),
         "stats": dict(stats),
         "files": file_hashes(directory, exclude),
     }
+    if plugins:
+        out["plugins"] = [dict(p) for p in plugins]
+    return out

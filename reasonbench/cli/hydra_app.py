@@ -9,6 +9,10 @@ groups and one line per key); ``--hydra-help`` prints Hydra's. The app itself is
 ``@hydra.main`` over a plain ``run(cfg) -> int`` that tests call directly; whatever it raises for
 bad input ends in one line (:func:`reasonbench.cli.errors.guarded`).
 
+Before ``run``, the plug-ins recorded by what the command reads (:data:`RECORDED_INPUTS`: a
+benchmark's ``MANIFEST.json``, a metrics file, a prediction run's meta) are loaded too, or the
+command refuses in one line naming the one it cannot import (:func:`carry_recorded`).
+
 The ``--flags`` a command took before it read ``key=value`` (``receipt --cube F``) still work
 for one release: each is rewritten to its key (``cube=F``) with one deprecation line on stderr.
 """
@@ -37,9 +41,18 @@ from reasonbench.cli.config import (
     without_hydra,
 )
 from reasonbench.cli.errors import fail, guarded
-from reasonbench.plugins import PluginError, load_plugins
+from reasonbench.plugins import PluginError, carry_plugins_from, load_plugins
 
-__all__ = ["CONF_DIR", "HYDRA_APPS", "add_hydra_parsers", "dispatch", "fail", "run_hydra"]
+__all__ = [
+    "CONF_DIR",
+    "HYDRA_APPS",
+    "RECORDED_INPUTS",
+    "add_hydra_parsers",
+    "carry_recorded",
+    "dispatch",
+    "fail",
+    "run_hydra",
+]
 
 # Hydra's own options: (name, takes a value)
 _VALUE_FLAGS = {"--cfg", "-c", "--package", "-p", "--config-path", "-cp", "--config-name", "-cn"}
@@ -124,8 +137,10 @@ def legacy_flags(command: str, legacy: LegacyFlags, argv: Sequence[str]) -> list
     return out
 
 
-def command_help(command: str, config_name: str, description: str) -> str:
-    rows = [*key_help(config_name), ("plugins", "[]", PLUGINS_HELP)]
+def command_help(
+    command: str, config_name: str, description: str, choices: Sequence[str] = ()
+) -> str:
+    rows = [*key_help(config_name, choices), ("plugins", "[]", PLUGINS_HELP)]
     # the example is one of this command's own keys (not every command has an out_dir): a
     # directory key if it has one, else its first key at its default (a required key, whose
     # default "???" is no value to type, with a placeholder)
@@ -153,6 +168,65 @@ def command_help(command: str, config_name: str, description: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# What a key of a command names, among the inputs that record the plug-ins they were written
+# with: a benchmark directory (its MANIFEST.json), a file (metrics.json) or a directory of
+# prediction records (every run's ``<stem>.meta.json`` and ``evaluate.json`` under it).
+BENCHMARK, FILE, PREDICTIONS = "benchmark", "file", "predictions"
+# command -> (key, what it names), in the order the command reads them. ``verify`` (hashes only)
+# and ``compare`` (numbers only) read no registry, and an output directory is no input.
+RECORDED_INPUTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "audit": (("data_dir", BENCHMARK),),
+    "baselines": (("data_dir", BENCHMARK),),
+    "analyze": (("data_dir", BENCHMARK), ("predictions_dir", PREDICTIONS)),
+    "tables": (("metrics", FILE), ("data_dir", BENCHMARK)),
+    "judge-card": (("data_dir", BENCHMARK),),
+    "evaluate": (("data_dir", BENCHMARK),),
+    "train": (("data_dir", BENCHMARK),),
+    "predict": (("data_dir", BENCHMARK),),
+    "export-lm-eval": (("data_dir", BENCHMARK),),
+    "import-lm-eval": (("data_dir", BENCHMARK),),
+    "import-inspect": (("data_dir", BENCHMARK),),
+}
+RUN_METAS = ("*.meta.json", "evaluate.json")  # what a prediction run writes beside its records
+
+
+def recording_files(what: str, path: Path) -> list[Path]:
+    """The files of the input ``path`` (a ``what`` of :data:`RECORDED_INPUTS`) that may record
+    plug-ins (absent ones included: :func:`~reasonbench.plugins.carry_plugins_from` skips them)."""
+    if what == BENCHMARK:
+        return [path / "MANIFEST.json"]
+    if what == PREDICTIONS:
+        return (
+            sorted({f for pattern in RUN_METAS for f in path.rglob(pattern)})
+            if path.is_dir()
+            else []
+        )
+    return [path]
+
+
+def carry_recorded(command: str, cfg: DictConfig) -> None:
+    """Load the plug-ins that the inputs ``command`` reads were written with (as
+    ``plugins=[...]`` would), before it reads them: :class:`PluginError` for one that cannot be
+    imported, in one line that names it and the key to set (docs/extending.md)."""
+    for key, what in RECORDED_INPUTS.get(command, ()):
+        if key not in cfg or OmegaConf.is_missing(cfg, key):
+            continue  # the command itself asks for a required key
+        value = OmegaConf.select(cfg, key, throw_on_resolution_failure=False)
+        if isinstance(value, str) and value:
+            for path in recording_files(what, Path(value)):
+                carry_plugins_from(path)
+
+
+def carrying(command: str, run: Callable[[DictConfig], int]) -> Callable[[DictConfig], int]:
+    """``run`` after :func:`carry_recorded`."""
+
+    def go(cfg: DictConfig) -> int:
+        carry_recorded(command, cfg)
+        return run(cfg)
+
+    return go
+
+
 def run_hydra(
     command: str,
     run: Callable[[DictConfig], int],
@@ -161,6 +235,7 @@ def run_hydra(
     legacy: LegacyFlags | None = None,
 ) -> int:
     config_name = config_of(command)
+    run = carrying(command, run)
     if not (CONF_DIR / f"{config_name}.yaml").is_file():
         return fail(
             command,
@@ -170,7 +245,7 @@ def run_hydra(
     try:
         flags, overrides = split_argv(legacy_flags(command, legacy or {}, argv))
         if "-h" in flags or "--help" in flags:
-            print(command_help(command, config_name, description), end="")
+            print(command_help(command, config_name, description, overrides), end="")
             return 0
         modules, overrides = plugins_of(overrides)
         load_plugins(modules)  # before composing: a plug-in may add a group option

@@ -25,6 +25,7 @@ from reasonbench.evaluate.outputs import check_method_unique, read_rows
 from reasonbench.io import OutputDir, data_identity, read_manifest
 from reasonbench.judges.answering import Output, ask_judge
 from reasonbench.judges.base import Judge
+from reasonbench.plugins import loaded_plugins
 from reasonbench.predictions import JsonlWriter
 from reasonbench.predictions.answers import answer_record
 from reasonbench.predictions.record import PredictionRecord
@@ -137,6 +138,9 @@ def evaluate(
             if settings.lenient
             else None,
         }
+        plugins = loaded_plugins()  # recorded only when there are any (analyze loads them too)
+        if plugins:
+            summary["plugins"] = plugins
         describe = getattr(judge, "describe", None)
         if callable(describe):
             summary["judge_description"] = describe()

@@ -5,7 +5,8 @@ prompts first in batches of ``batch_size`` (similar lengths, little padding), ea
 and its records appended to ``<out>.rank<i>.partial`` as soon as it is done. The model is not
 even loaded when everything is cached. At the end the main process writes ``<out>`` atomically in
 benchmark order (a rerun from the cache writes identical bytes) and ``<out stem>.meta.json`` with
-the decoding config, batch size and counts.
+the decoding config, batch size and counts (and the plug-ins loaded, when any: ``analyze`` loads
+them too).
 
 Under ``accelerate launch`` the batches are formed first, from every miss, and then dealt to the
 processes in turn: each generation is decoded in the same batch (same rows, same padding) whatever
@@ -35,6 +36,7 @@ from reasonbench.models import backbone_at, encode_prompt, load_model, load_toke
 from reasonbench.models.device import check_threads, torch_threads, use_cpu
 from reasonbench.models.kernels import use_kernels
 from reasonbench.models.tuning import get_tuning
+from reasonbench.plugins import loaded_plugins
 from reasonbench.predictions.io import JsonlWriter
 from reasonbench.progress import Progress
 
@@ -189,6 +191,9 @@ def write_outputs(job: PredictJob) -> dict[str, Any]:
         "parse_failures": failures,
         "batch_sizes_used": sorted({int(job.cache.get(k)["batch_size"]) for k in job.keys}),
     }
+    plugins = loaded_plugins()  # recorded only when there are any: a run without keeps its bytes
+    if plugins:
+        meta["plugins"] = plugins
     with directory:
         meta_path = directory.write_json(meta_name, meta)
     return {"parse_failures": sum(failures.values()), "meta": str(meta_path)}

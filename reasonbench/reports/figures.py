@@ -17,11 +17,15 @@ import numpy as np  # noqa: E402
 from matplotlib.patches import Patch  # noqa: E402
 
 from reasonbench.analysis.record import CalibrationFit  # noqa: E402
-from reasonbench.controls import CONTROL_KINDS  # noqa: E402
 from reasonbench.io import OutputDir  # noqa: E402
 from reasonbench.reports.curves import MEASURES, percent  # noqa: E402
 from reasonbench.reports.lookup import View, seed_mean  # noqa: E402
-from reasonbench.reports.tables.consistency import NEAR_CONSTANT, near_constant  # noqa: E402
+from reasonbench.reports.tables.consistency import (  # noqa: E402
+    NEAR_CONSTANT,
+    kind_label,
+    near_constant,
+    ordered_kinds,
+)
 
 __all__ = [
     "FIGURES",
@@ -191,7 +195,7 @@ def _consistency(entry: Any, stratum: str, kind: str) -> float | None:
 
 
 def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
-    """Consistency per registered control kind, one panel per stratum (pooled first), one bar
+    """Consistency per control kind, one panel per stratum (pooled first), one bar
     per method (mean over its seeds): the strata differ, which the pooled panel alone hides."""
     methods = {
         m: e for m, e in sorted(view.report.methods.items())
@@ -200,8 +204,10 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
     strata = sorted({st for e in methods.values() for s in e.seeds.values() if s.consistency
                      for st in s.consistency.strata})  # fmt: skip
     panels = [POOLED, *strata]
-    kinds = [k for k in CONTROL_KINDS if any(_consistency(e, POOLED, k) is not None
-                                             for e in methods.values())]  # fmt: skip
+    found = {k for e in methods.values() for s in e.seeds.values() if s.consistency
+             for k in s.consistency.pooled}  # fmt: skip
+    kinds = [k for k in ordered_kinds(found)
+             if any(_consistency(e, POOLED, k) is not None for e in methods.values())]  # fmt: skip
     if not methods or not kinds:
         fig, ax = plt.subplots(figsize=(6.5, 3.6))
         ax.set_title("Paired consistency per control and stratum")
@@ -222,7 +228,7 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
                 if v is None:
                     ax.text(x, 1, "—", ha="center", fontsize=7)  # undefined, not 0
         ax.set_xticks([i + 0.4 - width / 2 for i in range(len(kinds))],
-                      [CONTROL_KINDS.get(k).label for k in kinds], fontsize=8)  # fmt: skip
+                      [kind_label(k) for k in kinds], fontsize=8)  # fmt: skip
         ax.set_title(stratum if stratum != POOLED else "pooled (every stratum)", fontsize=9)
         ax.set_ylim(0, 100)
     axes[0][0].set_ylabel("consistency (%), mean over seeds")

@@ -3,7 +3,7 @@ agreement, permutation augmentation before/after, and the verdict–receipt sepa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from reasonbench.analysis.metrics import (
@@ -31,9 +31,11 @@ __all__ = [
     "NEAR_CONSTANT",
     "augmentation",
     "cell_agreement",
+    "kind_label",
     "kinds",
     "near_constant",
     "near_constant_note",
+    "ordered_kinds",
     "paired_consistency",
     "top_answer",
     "verdict_receipt_separation",
@@ -65,7 +67,8 @@ PERMUTATION = "permutation"
 
 
 def kinds(view: View) -> list[str]:
-    """The registered control kinds that occur in the report, in registry order."""
+    """The control kinds that occur in the report: the registered ones in registry order, then
+    any other by name (a plug-in's kind this process has not registered keeps its column)."""
     seen = {
         kind
         for entry in view.report.methods.values()
@@ -73,7 +76,20 @@ def kinds(view: View) -> list[str]:
         if s.consistency is not None
         for kind in s.consistency.pooled
     }
-    return [k for k in CONTROL_KINDS if k in seen]
+    return ordered_kinds(seen)
+
+
+def ordered_kinds(seen: Iterable[str]) -> list[str]:
+    """``seen`` (control kinds): the registered ones in registry order, then the others sorted;
+    none is dropped."""
+    found = set(seen)
+    registered = [k for k in CONTROL_KINDS if k in found]
+    return [*registered, *sorted(found - set(registered))]
+
+
+def kind_label(kind: str) -> str:
+    """What a table prints for a control kind: its registered label, or its name."""
+    return CONTROL_KINDS.get(kind).label if kind in CONTROL_KINDS else kind
 
 
 def _strata(row: Row) -> list[str]:
@@ -133,7 +149,7 @@ def near_constant(view: View, method: str, stratum: str) -> bool:
 
 
 def _labels(names: list[str]) -> list[str]:
-    labels = [CONTROL_KINDS.get(k).label for k in names]
+    labels = [kind_label(k) for k in names]
     return [*labels, *(f"{label} bound" for label in labels), "top answer"]
 
 
@@ -246,7 +262,7 @@ def cell_agreement(view: View) -> Table:
         for attr in ("all_cells", "cells"):
             row += [pct(view.per_seed(method, _cell_value(kind, attr))) for kind in names]
         rows.append(row)
-    labels = [CONTROL_KINDS.get(k).label for k in names]
+    labels = [kind_label(k) for k in names]
     return Table(
         "cell_agreement",
         "Cube predictions: cell-level agreement on the locked controls (%)",
