@@ -12,8 +12,11 @@ from reasonbench.predictions.record import PredictionRecord
 
 # A baseline predicts the direct_receipt fields (endpoints and receipt family), one classifier each.
 TARGET = "direct_receipt"
+# The columns of a row a baseline kind gets (``receipt``: the gold receipt family as JSON text).
 COLUMNS = ["id", "split", "stratum", "prompt", "old_verdict", "new_verdict", "receipt"]
 Row = dict[str, Any]
+# The receipt family of a stable case (the endpoints equal), as ``field_record`` takes it.
+STABLE_RECEIPT = "[]"
 
 
 def load_rows(data_dir: Path, with_cardinality: bool = True) -> dict[str, list[Row]]:
@@ -50,5 +53,6 @@ def field_record(
 
 
 def iter_splits(rows: Mapping[str, Sequence[Row]]) -> Iterator[tuple[str, Sequence[Row]]]:
+    """(split, its rows) in a fixed order: every split a kind must answer."""
     for split in sorted(rows):
         yield split, rows[split]

@@ -45,6 +45,17 @@ def _family(label: str) -> list[list[str]]:
     return [] if label == NO_RECEIPT else [s.split("+") for s in label.split(" | ")]
 
 
+# the settings of `tfidf_predictions`, one line each (`reasonbench baselines --help` shows them as
+# tfidf.<key>: the command's keys are this function's parameters, reasonbench/cli/schemas.py)
+SETTINGS_HELP = {
+    "ngram": "char_wb n-gram lengths",
+    "max_features": "most frequent training n-grams kept (null: all)",
+    "alpha": "L2 penalty of the SGD-fitted logistic regressions",
+    "epochs": "SGD passes (fixed: no early stop, so runs are identical)",
+    "seed": "seed of the SGD shuffles",
+}
+
+
 def tfidf_predictions(
     rows: Mapping[str, Sequence[Row]],
     train_splits: Sequence[str] = ("train",),

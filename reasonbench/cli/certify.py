@@ -14,6 +14,7 @@ from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import MissingMandatoryValue
 
 from reasonbench.cli.hydra_app import add_hydra_parsers, fail
+from reasonbench.cli.keys import typed_settings
 
 __all__ = ["add_parser", "run"]
 
@@ -35,27 +36,7 @@ def _config(cfg: DictConfig) -> Any:
     from reasonbench.certify import CertifyConfig
 
     data: Any = OmegaConf.to_container(cfg, resolve=True, throw_on_missing=True)
-    optional = {k: tuple(data[k]) if data[k] is not None else None for k in ("order", "sources")}
-    return CertifyConfig(
-        cases=Path(data["cases"]),
-        adjudicator=str(data["adjudicator"]),
-        labels=tuple(str(label) for label in data["labels"]),
-        out_dir=_out_dir(data["out_dir"]),
-        execution=str(data["execution"]),
-        overwrite=bool(data["overwrite"]),
-        budget=data["budget"],
-        order=optional["order"],
-        verify_fraction=float(data["verify_fraction"]),
-        verify_seed=int(data["verify_seed"]),
-        repeats=int(data["repeats"]),
-        workers=int(data["workers"]),
-        timeout_s=float(data["timeout_s"]),
-        cache=None if data["cache"] is None else Path(data["cache"]),
-        adjudicator_version=str(data["adjudicator_version"]),
-        sources=optional["sources"],
-        progress=bool(data["progress"]),
-        plugin_options=dict(data["plugin_options"]),
-    )
+    return typed_settings(CertifyConfig, {**data, "out_dir": _out_dir(data["out_dir"])})
 
 
 def run(cfg: DictConfig) -> int:

@@ -9,7 +9,10 @@
 * a sweep (``seed=0,1,2`` with ``-m``) is checked value by value;
 * keys a command reads otherwise than Hydra would (:class:`~reasonbench.cli.schemas.KeyReading`)
   are rewritten first into the Hydra override that gives what was typed: a verbatim value as one
-  quoted string, a ``true``/``null``/number meant as text quoted.
+  quoted string, a ``true``/``null``/number meant as text quoted;
+* every interpolation is resolved, Hydra's run and sweep directories as Hydra will resolve them:
+  one that names a missing or unknown key is an error naming the key that holds it, its value
+  and what is missing (``out_dir = results/judge_cards/${judge.name}: judge.name is missing``).
 
 Problems are :class:`ConfigError`, one line each.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -26,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from omegaconf import DictConfig, ListConfig, OmegaConf, open_dict
-from omegaconf.errors import OmegaConfBaseException
+from omegaconf.errors import InterpolationToMissingValueError, OmegaConfBaseException
 
 from reasonbench.cli.keys import help_of, opens_entries, store_keys
 from reasonbench.cli.schemas import JUDGE_ARGS, KEY_READING, SCHEMAS, KeyReading
@@ -62,6 +66,7 @@ class Override:
     key: str
     values: tuple[str, ...]  # one, or every value of a sweep
     kind: str  # "change", "add", "delete"
+    sweep: bool = False  # a sweep override (Hydra leaves it out of the sweep's own config)
 
 
 def parse_overrides(overrides: Sequence[str]) -> list[Override]:
@@ -85,7 +90,7 @@ def parse_overrides(overrides: Sequence[str]) -> list[Override]:
             values = ()
         else:
             values = (parsed.get_value_element_as_str(),)
-        out.append(Override(text, parsed.key_or_group, values, kind))
+        out.append(Override(text, parsed.key_or_group, values, kind, parsed.is_sweep_override()))
     return out
 
 
@@ -301,6 +306,37 @@ def _new_entry(config_name: str, cfg: DictConfig, key: str) -> bool:
     )
 
 
+def judge_parameters(factory: str) -> dict[str, Any]:
+    """The arguments a judge factory takes, with the default its signature gives (``???`` where
+    it has none): what ``judge.args`` may set, whatever the option's YAML names ({} for a factory
+    without a schema, or one that cannot be inspected)."""
+    import inspect
+
+    from reasonbench.judges.base import JUDGES
+
+    if factory not in JUDGE_ARGS:
+        return {}
+    try:
+        params = dict(inspect.signature(JUDGES.get(factory)).parameters)
+    except (KeyError, ValueError, TypeError, ImportError, AttributeError):
+        return {}
+    names = [f.name for f in dataclasses.fields(JUDGE_ARGS.get(factory)())]
+    if factory == "tiny_zero_shot":  # its other arguments are hf_zero_shot's
+        params = {**dict(inspect.signature(JUDGES.get("hf_zero_shot")).parameters), **params}
+    empty = inspect.Parameter.empty
+    return {n: "???" if params[n].default is empty else params[n].default for n in names}
+
+
+def _judge_argument(cfg: DictConfig, key: str) -> bool:
+    """Whether ``key`` sets an argument of the chosen judge's factory that its YAML leaves to the
+    factory's default (``judge.args.dtype=bf16``, ``judge.args.decoding.sample=true``)."""
+    parts = key.split(".")
+    if len(parts) < 3 or parts[:2] != ["judge", "args"] or _has_key(cfg, key):
+        return False
+    factory = str(OmegaConf.select(cfg, "judge.factory", default=""))
+    return parts[2] in judge_parameters(factory)
+
+
 def _check_groups(config_name: str, parsed: list[Override]) -> None:
     groups = groups_of(config_name)
     for o in parsed:
@@ -325,12 +361,10 @@ def _check_keys(config_name: str, parsed: list[Override], base: DictConfig) -> l
     keys = list(flat_keys(base))
     out = []
     for o in parsed:
-        if (_open(base, o.key) or _new_entry(config_name, base, o.key)) and o.kind in (
-            "change",
-            "add",
-        ):
+        opened = _open(base, o.key) or _new_entry(config_name, base, o.key)
+        if (opened or _judge_argument(base, o.key)) and o.kind in ("change", "add"):
             text = o.text if o.kind == "add" else "+" + o.text
-            out.append(Override(text, o.key, o.values, "add"))
+            out.append(dataclasses.replace(o, text=text, kind="add"))
             continue
         out.append(o)
         if o.key == "hydra" or o.key.startswith(("hydra.", "hydra/")) or o.key in groups:
@@ -396,13 +430,13 @@ def _expected(schema: type, key: str) -> str:
 
 
 def _check_types(config_name: str, cfg: DictConfig, setting: str) -> None:
+    try:  # every interpolation, for every command
+        resolved = OmegaConf.to_container(cfg, resolve=True)
+    except OmegaConfBaseException as exc:
+        raise ConfigError(f"{_unresolved(cfg, exc)}, {setting}") from None
     if config_name not in SCHEMAS:
         return
     schema = SCHEMAS.get(config_name)
-    try:
-        resolved = OmegaConf.to_container(cfg, resolve=True)
-    except OmegaConfBaseException as exc:
-        raise ConfigError(f"{_first(exc)}, {setting}") from None
     resolved = {k: v for k, v in resolved.items() if k != "hydra"}  # type: ignore[union-attr]
     try:
         OmegaConf.merge(OmegaConf.structured(schema), resolved)
@@ -442,6 +476,88 @@ def typed_judge_args(factory: str, args: dict[str, Any], setting: str = _WHERE) 
 def _first(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+_MISSING = re.compile(r"Missing mandatory value: (\S+)")
+_NOT_FOUND = re.compile(r"Interpolation key '([^']+)' not found")
+_ALIAS = re.compile(r"\$\{([\w.]+)\}")  # a value that is one interpolation of another key
+
+
+def _raw(cfg: DictConfig, key: str) -> Any:
+    """The value of ``key`` as written (an interpolation unresolved), or ``None``."""
+    node: Any = cfg
+    for part in key.split("."):
+        if not isinstance(node, DictConfig) or part not in node.keys():  # noqa: SIM118
+            return None
+        node = node._get_node(part)
+    return node._value() if hasattr(node, "_value") else None
+
+
+def _written(cfg: DictConfig, key: str) -> str:
+    """``key``'s value as written, followed through plain aliases: ``${out_dir} = out/${cases}``."""
+    shown = [str(_raw(cfg, key))]
+    seen = {key}
+    while (alias := _ALIAS.fullmatch(shown[-1])) and alias.group(1) not in seen:
+        seen.add(alias.group(1))
+        value = _raw(cfg, alias.group(1))
+        if not isinstance(value, str):
+            break
+        shown.append(value)
+    return " = ".join(shown)
+
+
+def _missing_key(exc: BaseException) -> str | None:
+    """The key an interpolation needed and found without a value (``???``), if that is ``exc``."""
+    match = _MISSING.search(str(exc)) if isinstance(exc, InterpolationToMissingValueError) else None
+    return match.group(1) if match else None
+
+
+def _unresolved(cfg: DictConfig, exc: OmegaConfBaseException, why: str = "") -> str:
+    """One line for an interpolation of ``cfg`` that cannot be resolved (``exc``): the key that
+    holds it, its value as written, and what is missing (``why``: the reason, if known)."""
+    key = getattr(exc, "full_key", None) or "?"
+    missing = _missing_key(exc)
+    unknown = _NOT_FOUND.search(str(exc))
+    if missing:
+        what = f"{missing} is missing" + (why or f" (set {missing}=...)")
+    elif unknown:
+        what = f"{unknown.group(1)} is not a key"
+    elif "HydraConfig was not set" in str(exc):
+        what = (
+            "the hydra: resolver has nothing to read yet (Hydra resolves this before its runtime "
+            "config is set); write ${hydra.<key>} instead"
+        )
+    else:
+        what = _first(exc).removesuffix(".")
+    return f"{key} = {_written(cfg, key)}: {what}"
+
+
+def _check_hydra_dirs(config_name: str, parsed: list[Override], composed: DictConfig) -> None:
+    """Resolve Hydra's run directory, and for a sweep its sweep directory, as Hydra will: the
+    sweep's own config is composed without the sweep overrides (Hydra resolves ``hydra.sweep.dir``
+    once, before any job), so a swept key has its default there, or none."""
+    checks = [(composed, "hydra.run.dir", "")]
+    swept = [o for o in parsed if o.sweep]
+    if swept:
+        sweep_cfg = compose(
+            config_name, [o.text for o in parsed if not o.sweep], return_hydra_config=True
+        )
+        texts = " ".join(o.text for o in swept)
+        subdir = _raw(sweep_cfg, "hydra.sweep.subdir")
+        job = "<job number>" if subdir == "${hydra.job.num}" else str(subdir)
+        why = (
+            f": Hydra resolves the sweep directory once, before any job, without the swept "
+            f"values ({texts}), so it cannot name a swept key (each job writes to its own "
+            f"<sweep directory>/{job}/)"
+        )
+        checks.append((sweep_cfg, "hydra.sweep.dir", why))
+    for cfg, key, why in checks:
+        try:
+            OmegaConf.select(cfg, key, throw_on_missing=True)
+        except OmegaConfBaseException as exc:
+            missing = _missing_key(exc)
+            reason = why if missing and any(o.key == missing for o in swept) else ""
+            raise ConfigError(f"{_unresolved(cfg, exc, reason)}, {_WHERE}") from None
 
 
 def _value_at(tree: Any, key: str) -> Any:
@@ -497,6 +613,7 @@ def prepare(config_name: str, overrides: Sequence[str]) -> tuple[DictConfig, lis
         _check_types(config_name, without_hydra(cfg), setting)
         composed = composed or cfg
     assert composed is not None
+    _check_hydra_dirs(config_name, parsed, composed)
     return composed, [o.text for o in parsed]
 
 
@@ -527,12 +644,15 @@ def validate(config_name: str, overrides: Sequence[str]) -> DictConfig:
     return without_hydra(prepare(config_name, overrides)[0])
 
 
-def key_help(config_name: str) -> list[tuple[str, str, str]]:
+def key_help(config_name: str, choices: Sequence[str] = ()) -> list[tuple[str, str, str]]:
     """(key, default, help) for every top-level key of the command and every key of its groups'
     options and sections: the help its dataclass declares (:mod:`reasonbench.cli.schemas`); an
     entry of a free mapping (a role of ``methods``) shows the comment on its line in the chosen
-    option's YAML, where that value is written."""
-    cfg = compose(config_name)
+    option's YAML, where that value is written. ``choices``: ``GROUP=OPTION`` words of the command
+    line (``judge=openai --help`` shows that judge's arguments)."""
+    groups = groups_of(config_name)
+    picked = [c for c in choices if c.partition("=")[0] in groups and "=" in c]
+    cfg = compose(config_name, picked)
     schema = SCHEMAS.get(config_name) if config_name in SCHEMAS else None
     rows: list[tuple[str, str, str]] = []
     for key in cfg:
@@ -546,10 +666,30 @@ def key_help(config_name: str) -> list[tuple[str, str, str]]:
                 text = help_of(schema, path) if schema else None
                 if text is None:
                     text = variant.get(str(child)) or (help_of(schema, str(key)) if schema else "")
+                if path == "judge.args":
+                    rows += _judge_rows(node, variant)
+                    continue
                 rows.append((path, _show(node._get_node(str(child))), text or ""))
             continue
         rows.append((str(key), _show(node), (help_of(schema, str(key)) if schema else "") or ""))
     return rows
+
+
+def _judge_rows(judge: DictConfig, comments: dict[str, str]) -> list[tuple[str, str, str]]:
+    """``judge.args.<argument>`` for every argument of the chosen judge's factory: the value the
+    option's YAML gives (with its comment), else the factory's own default."""
+    factory = str(judge.get("factory"))
+    given = judge._get_node("args")
+    rows = []
+    for name, default in judge_parameters(factory).items():
+        if isinstance(given, DictConfig) and name in list(given.keys()):
+            text = comments.get(name) or "set by the option's YAML"
+            rows.append((f"judge.args.{name}", _show(given._get_node(name)), text))
+        else:
+            shown = default if isinstance(default, str) else json.dumps(default)
+            said = "required" if default == "???" else f"{factory}'s default"
+            rows.append((f"judge.args.{name}", shown, said))
+    return rows or [("judge.args", _show(given), comments.get("args", ""))]
 
 
 def _chosen(config_name: str, group: str) -> Path:
@@ -572,12 +712,13 @@ def _show(node: Any) -> str:
 
 
 def _comments(path: Path) -> dict[str, str]:
-    """``key: value  # comment`` lines of a YAML file -> {key: comment} (top level only)."""
+    """``key: value  # comment`` lines of a YAML file -> {key: comment} (a nested key's too: a
+    judge option's ``args``)."""
     if not path.is_file():
         return {}
     out = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^([A-Za-z_][\w]*)\s*:.*?\s#\s*(.+)$", line)
+        match = re.match(r"^\s*([A-Za-z_][\w]*)\s*:.*?\s#\s*(.+)$", line)
         if match:
             out[match.group(1)] = match.group(2).strip()
     return out

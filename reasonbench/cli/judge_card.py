@@ -16,6 +16,7 @@ from typing import Any
 from omegaconf import DictConfig, OmegaConf
 
 from reasonbench.cli.hydra_app import add_hydra_parsers, fail
+from reasonbench.cli.keys import typed_settings
 
 __all__ = ["add_parser", "run"]
 
@@ -26,24 +27,14 @@ HELP = "audit a judge: policy-invariance stress test + accuracy -> Judge Card (m
 def run(cfg: DictConfig) -> int:
     from reasonbench.cli.judges import configured_judge
     from reasonbench.evaluate.run import Metered
-    from reasonbench.invariance.metrics import PisConfig
     from reasonbench.invariance.suite import SuiteError
     from reasonbench.judge_card import CardSettings, evaluate_judge, write_card
     from reasonbench.judges import JudgeError
     from reasonbench.serve import ServeError
     from reasonbench.strata.organizational.rewrites.certify import CertificationError
 
-    pis: Any = OmegaConf.to_container(cfg.pis, resolve=True)
-    settings = CardSettings(
-        splits=tuple(cfg.splits),
-        max_items=cfg.max_items,
-        seed=int(cfg.seed),
-        reruns=int(cfg.reruns),
-        margin=int(cfg.margin),
-        replicates=int(cfg.replicates),
-        controls=bool(cfg.controls),
-        pis=PisConfig(**pis),
-    )
+    data: Any = OmegaConf.to_container(cfg, resolve=True)
+    settings = typed_settings(CardSettings, data)
     cache_dir = Path(cfg.cache_dir) if cfg.cache_dir is not None else None
     try:
         judge, info = configured_judge(cfg)

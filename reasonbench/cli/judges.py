@@ -3,6 +3,7 @@ for ``judge-card`` and ``evaluate`` alike."""
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from hydra.core.hydra_config import HydraConfig
@@ -39,4 +40,23 @@ def configured_judge(cfg: DictConfig) -> tuple[Judge, dict[str, Any]]:
     factory = str(cfg.judge.factory)
     args = typed_judge_args(factory, args)
     judge = make_judge(factory, name=str(cfg.judge.name), **args)
-    return judge, {"factory": factory, "args": args}
+    # recorded with every argument the judge ran with: the ones given, and the factory's own
+    # defaults for the rest (conf/judge/*.yaml names only what the factory cannot know)
+    return judge, {"factory": factory, "args": {**factory_defaults(factory), **args}}
+
+
+def factory_defaults(factory: str) -> dict[str, Any]:
+    """The keyword defaults of a registered judge factory's signature (``name`` aside), as JSON
+    values; {} for a factory that cannot be inspected."""
+    from reasonbench.judges.base import JUDGES
+
+    try:
+        build = JUDGES.get(factory)
+        parameters = inspect.signature(build).parameters.values()
+    except (KeyError, ValueError, TypeError, ImportError, AttributeError):
+        return {}
+    return {
+        p.name: list(p.default) if isinstance(p.default, tuple) else p.default
+        for p in parameters
+        if p.name != "name" and p.default is not inspect.Parameter.empty
+    }

@@ -12,9 +12,28 @@ from omegaconf import DictConfig, OmegaConf
 
 from reasonbench.cli.hydra_app import add_hydra_parsers, fail
 
+_RUN_KEYS = {"kind", "train_splits", "settings"}
+
+
+def _settings(cfg: DictConfig, method: str, run: dict[str, Any]) -> dict[str, Any] | str:
+    """A run's settings: its kind's section (``tfidf.*``, where the command declares one) under
+    the run's own ``runs.<method>.settings``; or the one-line error naming a key the section
+    does not have."""
+    node = cfg.get(run["kind"])  # a built-in kind's defaults: the top-level key of its name
+    section: dict[str, Any] = {} if node is None else OmegaConf.to_container(node, resolve=True)  # type: ignore[assignment]
+    own = run.get("settings") or {}
+    if node is not None:
+        for key in own:
+            if key not in section:
+                return (
+                    f"runs.{method}.settings.{key}: not a setting of baseline kind "
+                    f"{run['kind']!r} (its settings: {', '.join(section)})"
+                )
+    return {**section, **own}
+
 
 def run_baselines(cfg: DictConfig) -> int:
-    from reasonbench.baselines import BASELINES, load_rows
+    from reasonbench.baselines import BASELINES, BaselineSettingsError, load_rows
     from reasonbench.io import OutputDir, parquet_bytes
     from reasonbench.predictions.io import records_table
     from reasonbench.registry import RegistryError
@@ -28,12 +47,18 @@ def run_baselines(cfg: DictConfig) -> int:
                 f"{', '.join(sorted(runs))} (runs: reasonbench baselines --help)",
             )
         run = runs[method]
-        if not isinstance(run, dict) or set(run) != {"kind", "train_splits"}:
-            return fail("baselines", f"runs.{method}: expected {{kind, train_splits}}, got {run!r}")
+        if not isinstance(run, dict) or not {"kind", "train_splits"} <= set(run) <= _RUN_KEYS:
+            return fail(
+                "baselines",
+                f"runs.{method}: expected {{kind, train_splits, settings}}, got {run!r}",
+            )
         try:
             BASELINES.get(str(run["kind"]))
         except RegistryError as exc:
             return fail("baselines", f"runs.{method}.kind: {exc}")
+        settings = _settings(cfg, method, run)
+        if isinstance(settings, str):
+            return fail("baselines", settings)
     try:
         rows = load_rows(Path(cfg.data_dir))
     except FileNotFoundError as exc:
@@ -49,9 +74,12 @@ def run_baselines(cfg: DictConfig) -> int:
         start = time.perf_counter()
         run = runs[method]
         train = [str(s) for s in run["train_splits"]]
-        node = cfg.get(run["kind"])  # a kind's settings: the top-level key of its name, if any
-        settings: Any = {} if node is None else OmegaConf.to_container(node, resolve=True)
-        records = BASELINES.get(run["kind"])(rows, str(method), train, settings)
+        settings = _settings(cfg, method, run)
+        assert isinstance(settings, dict)  # checked above
+        try:
+            records = BASELINES.get(run["kind"])(rows, str(method), train, settings)
+        except BaselineSettingsError as exc:  # a kind refusing a setting (a plug-in's included)
+            return fail("baselines", f"runs.{method}.settings: {exc}")
         with out:
             out.write_bytes(f"{method}.parquet", parquet_bytes(records_table(records)))
         print(

@@ -15,10 +15,8 @@ fields of the dataclasses its mapping arguments become (``decoding`` -> ``Decodi
 
 from __future__ import annotations
 
-import collections.abc
 import dataclasses
 import inspect
-import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,8 +25,9 @@ from typing import Any, Optional
 
 from omegaconf import MISSING
 
-from reasonbench.cli.keys import group, key, section
-from reasonbench.invariance.report import DELTA_FLIP_RULES
+from reasonbench.cli.keys import cli_type, derived, group, key, section
+from reasonbench.invariance.report import DELTA_FLIP_RULES, PisConfig
+from reasonbench.models.kernels import KERNEL_SETTINGS, PORTABLE
 from reasonbench.registry import Registry
 
 __all__ = ["JUDGE_ARGS", "KEY_READING", "SCHEMAS", "KeyReading", "factory_schema"]
@@ -37,31 +36,6 @@ SCHEMAS: Registry[type] = Registry("config schema")
 JUDGE_ARGS: Registry[Callable[[], type]] = Registry("judge arguments schema")
 """Judge factory name -> a function building the schema of its ``judge.args`` (built on first
 use: the factory's module imports its dependencies)."""
-
-_SCALARS = (int, float, bool, str)
-
-
-def _field_type(hint: Any) -> Any:
-    """An OmegaConf-checkable type for a signature's annotation: scalars and their Optional stay,
-    sequences become lists, mappings dicts; anything else is left to the factory (``Any``)."""
-    parts = (
-        typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else ()
-    )
-    optional = type(None) in parts
-    members = [a for a in parts if a is not type(None)] if parts else [hint]
-    if len(members) != 1:
-        return Any
-    (base,) = members
-    origin = typing.get_origin(base)
-    if base in _SCALARS:
-        shaped: Any = base
-    elif origin in (list, tuple, collections.abc.Sequence) and typing.get_args(base)[:1] == (str,):
-        shaped = list[str]
-    elif origin in (dict, collections.abc.Mapping):
-        shaped = dict[str, Any]
-    else:
-        return Any
-    return Optional[shaped] if optional else shaped  # noqa: UP045 (OmegaConf reads Optional)
 
 
 def _thawed(cls: type) -> type:
@@ -81,10 +55,10 @@ def factory_schema(factory: Callable[..., Any], nested: Mapping[str, type]) -> t
     ``nested`` names the arguments that are mappings of a dataclass's fields."""
     hints = typing.get_type_hints(factory)
     fields = []
-    for name in inspect.signature(factory).parameters:
-        if name == "name":
+    for name, parameter in inspect.signature(factory).parameters.items():
+        if name == "name" or parameter.kind in (parameter.VAR_KEYWORD, parameter.VAR_POSITIONAL):
             continue
-        kind = _field_type(hints.get(name, Any))
+        kind = cli_type(hints.get(name, Any))
         if name in nested:
             optional = type(None) in typing.get_args(hints.get(name))
             kind = Optional[_thawed(nested[name])] if optional else _thawed(nested[name])  # noqa: UP045
@@ -101,6 +75,45 @@ def _openai_args() -> type:
     return factory_schema(
         openai_judge, {"decoding": Decoding, "retry": RetryPolicy, "prices": Prices}
     )
+
+
+@JUDGE_ARGS.register("hf_zero_shot")
+def _hf_args() -> type:
+    from reasonbench.judges.base import Decoding
+    from reasonbench.judges.hf import hf_zero_shot
+
+    return factory_schema(hf_zero_shot, {"decoding": Decoding})
+
+
+@JUDGE_ARGS.register("lora")
+def _lora_args() -> type:
+    from reasonbench.judges.lora import lora_judge
+
+    # decoding stays a mapping: its max_new_tokens may be null (the target's budget)
+    return factory_schema(lora_judge, {})
+
+
+@JUDGE_ARGS.register("tiny_zero_shot")
+def _tiny_args() -> type:
+    from reasonbench.judges.base import Decoding
+    from reasonbench.judges.hf import hf_zero_shot
+    from reasonbench.judges.tiny import tiny_zero_shot
+
+    # its own arguments, then hf_zero_shot's, which it passes the rest to
+    own = factory_schema(tiny_zero_shot, {})
+    rest = factory_schema(hf_zero_shot, {"decoding": Decoding})
+    taken = {f.name for f in dataclasses.fields(own)} | {"path"}
+    more = [(f.name, f.type, f) for f in dataclasses.fields(rest) if f.name not in taken]
+    return dataclasses.make_dataclass("tiny_zero_shot_args", [
+        *[(f.name, f.type, f) for f in dataclasses.fields(own)], *more
+    ])  # fmt: skip
+
+
+@JUDGE_ARGS.register("baseline")
+def _baseline_args() -> type:
+    from reasonbench.judges.baseline import baseline_judge
+
+    return factory_schema(baseline_judge, {})
 
 
 @dataclass(frozen=True)
@@ -134,9 +147,7 @@ class Device(Enum):
     cpu = "cpu"
 
 
-class CpuKernels(Enum):
-    portable = "portable"
-    native = "native"
+CpuKernels = Enum("CpuKernels", {k: k for k in KERNEL_SETTINGS})  # type: ignore[misc]
 
 
 class Precision(Enum):
@@ -147,11 +158,29 @@ class Precision(Enum):
 
 DeltaFlipRule = Enum("DeltaFlipRule", {rule: rule for rule in DELTA_FLIP_RULES})  # type: ignore[misc]
 
+
+def _analyze_replicates() -> int:
+    from reasonbench.analysis.analyze import REPLICATES
+
+    return REPLICATES
+
+
+_ANALYZE_REPLICATES = _analyze_replicates()  # the library's one default
+_ROLES = "paper roles -> runs (conf/methods/)"
 _OVERWRITE = "replace outputs reasonbench did not write (or that were edited since)"
 _DATA_DIR = "the generated benchmark (reasonbench generate out_dir=...)"
+_PREDICTIONS_DIR = "where analyze reads"
+_MODEL = "the backbone (conf/model/)"
+_TARGET = "the learning target (conf/target/)"
+_DATA = "the training data (conf/data/)"
+_METHOD_HELP = "the prediction records' `method`"
+_OVERWRITE_FILES = "replace files reasonbench did not write (or that were edited since)"
 _PROGRESS = "rate and ETA (a bar on a terminal, plain lines otherwise)"
 # part of the run and of predict's cache key, as threads: other kernels round otherwise
-_CPU_KERNELS = "portable (AVX2 code: the same bytes on every AVX2 CPU) | native (the CPU's fastest)"
+_CPU_KERNELS = (
+    "portable (ATen AVX2, MKL compatible: the same bytes on every x86-64 CPU) | native (the CPU's "
+    "fastest)"
+)
 _SPLITS = [
     "calibration",
     "dev",
@@ -169,7 +198,9 @@ _SPLITS = [
 @dataclass
 class ModelSchema:
     name: str = key(help="the model's name in run directories and the records' method")
-    source: str = key(help="the registered backbone loader: hf | tiny (reasonbench/models)")
+    source: str = key(
+        help="the registered backbone loader", names="reasonbench.models.backbone:BACKBONE_SOURCES"
+    )
     dtype: Precision = key(help="bf16 | fp16 | fp32 (weights; LoRA parameters stay fp32)")
     attn_implementation: str = key(help="sdpa, or flash_attention_2 where flash-attn is installed")
     gradient_checkpointing: bool = key(help="recompute activations in backward (less memory)")
@@ -277,19 +308,26 @@ class AuditSchema:
     progress: bool = key(True, _PROGRESS)
 
 
-@dataclass
-class TfidfSchema:
-    ngram: list[int] = key([3, 5], "char_wb n-gram lengths")
-    max_features: int | None = key(200000, "most frequent training n-grams kept (null: all)")
-    alpha: float = key(1.0e-5, "L2 penalty of the SGD-fitted logistic regressions")
-    epochs: int = key(15, "SGD passes (fixed: no early stop, so runs are identical)")
-    seed: int = key(0, "seed of the SGD shuffles")
+def _tfidf_schema() -> type:
+    from reasonbench.baselines.tfidf import SETTINGS_HELP, tfidf_predictions
+
+    skip = ("rows", "train_splits", "method")  # the run's, not the kind's settings
+    return derived(tfidf_predictions, "TfidfSchema", helps=SETTINGS_HELP, skip=skip)
+
+
+TfidfSchema = _tfidf_schema()
 
 
 @dataclass
 class BaselineRunSchema:
-    kind: str = key(help="a registered baseline (majority, tfidf)")
+    kind: str = key(help="a registered baseline kind", names="reasonbench.baselines:BASELINES")
     train_splits: list[str] = key(help="the splits it trains on")
+    settings: dict[str, Any] = key(
+        {},
+        "this run's settings of its kind, over the kind's own section (tfidf.*) if the command "
+        "has one: runs.<method>.settings.<name>=<value>",
+        new_entries=True,
+    )
 
 
 @dataclass
@@ -310,11 +348,12 @@ class BaselinesSchema:
             "tfidf": BaselineRunSchema("tfidf", ["train"]),
             "tfidf_train_dev": BaselineRunSchema("tfidf", ["train", "dev"]),
         },
-        "method (the records' `method`) -> baseline kind and the splits it trains on "
-        "(add one: runs.<method>={kind: tfidf, train_splits: [train]})",
+        "method (the records' `method`) -> baseline kind, the splits it trains on and its "
+        "settings (add one: runs.<method>={kind: tfidf, train_splits: [train]}); the kinds",
         new_entries=True,
+        names="reasonbench.baselines:BASELINES",
     )
-    tfidf: TfidfSchema = section(TfidfSchema, "the settings of every run of kind tfidf")
+    tfidf: TfidfSchema = section(TfidfSchema, "the settings of every run of kind tfidf")  # type: ignore[valid-type]
 
 
 def _methods(role: str) -> str:
@@ -338,12 +377,14 @@ def _pair(
 
 @dataclass
 class AnalyzeSchema:
-    methods: dict[str, MethodRoleSchema] = group(help="paper roles -> runs (conf/methods/)")
+    methods: dict[str, MethodRoleSchema] = group(help=_ROLES)
     data_dir: str = key("data/reasonbench", _DATA_DIR)
     predictions_dir: str = key("results/predictions", "the prediction records to score")
     out: str = key("results/metrics.json", "the metrics file")
     overwrite: bool = key(False, _OVERWRITE)
-    replicates: int = key(10000, "hierarchical-bootstrap replicates (units and seeds resampled)")
+    replicates: int = key(
+        _ANALYZE_REPLICATES, "hierarchical-bootstrap replicates (units and seeds resampled)"
+    )
     seed: int = key(0, "seed of the bootstrap draws")
     allow_mixed_sources: bool = key(
         False, "ADR-054: refuse to fit one threshold across confidence sources"
@@ -439,7 +480,7 @@ class AnalyzeSchema:
 
 @dataclass
 class TablesSchema:
-    methods: dict[str, MethodRoleSchema] = group(help="paper roles -> runs (conf/methods/)")
+    methods: dict[str, MethodRoleSchema] = group(help=_ROLES)
     data_dir: str = key("data/reasonbench", _DATA_DIR)
     metrics: str = key("results/metrics.json", "the metrics file reasonbench analyze wrote")
     out_dir: str = key("results", "where tables/ and figures/ go")
@@ -474,47 +515,26 @@ class CompareSchema:
     )
 
 
-@dataclass
-class PisSchema:
-    w1: float = key(0.4, "weight of dflip: the original authors' prior, not a law")
-    w2: float = key(0.3, "weight of 1 - R_dir")
-    w3: float = key(0.3, "weight of U_rate")
-    scale: float = key(5.0, "multiplies the weighted sum")
-    r_dir_without_flips: float = key(
-        0.0, "R_dir of a judge that never flips under a threshold shift"
-    )
-    u_rate_without_flips: float = key(0.0, "U_rate of a judge that never flips under a rewrite")
-    delta_flip_rule: DeltaFlipRule = key(
-        DeltaFlipRule["seed"],
-        "headline PIS: seed (dflip as is, as the paper writes it) | clipped (max(0, dflip))",
-    )
+PisSchema = derived(PisConfig, "PisSchema", types_={"delta_flip_rule": DeltaFlipRule})
+
+
+def _card_settings() -> type:
+    from reasonbench.judge_card import CardSettings
+
+    return derived(CardSettings, "CardSettingsSchema", sections={"pis": PisSchema})
 
 
 @dataclass
-class JudgeCardSchema:
+class JudgeCardSchema(_card_settings()):  # type: ignore[misc]
     judge: JudgeSchema = group(JudgeSchema, "the judge audited (conf/judge/)")
     data_dir: str = key("data/reasonbench", _DATA_DIR)
     out_dir: str = key("results/judge_cards/${judge.name}", "where the card goes")
     overwrite: bool = key(False, _OVERWRITE)
-    splits: list[str] = key(
-        ["test_locked"], "organizational items of these splits are stress-tested"
-    )
-    max_items: int | None = key(None, "a seeded subset of the items (null: all)")
-    seed: int = key(0, "seed of the subset, the answers and the bootstrap")
-    reruns: int = key(
-        3, "answers per prompt for a sampling judge (>= 3); greedy judges: 1 (+1 to verify)"
-    )
-    margin: int = key(1, 'grid steps that put a case "at a threshold" (an ambiguous item)')
-    replicates: int = key(2000, "clustered bootstrap over clauses")
-    controls: bool = key(True, "also answer the items' locked controls (paired consistency)")
     progress: bool = key(True, "certification and answering progress (rate, ETA) on stderr")
     write_answers: bool = key(True, "stress_suite.json and answers.jsonl beside the card")
     cache_dir: str | None = key(
         "data/cache/answers",
         "local model judges' answers, shared with `reasonbench evaluate` (null: none)",
-    )
-    pis: PisSchema = section(
-        PisSchema, "PIS = max(0, 1 - (w1*dflip + w2*(1 - R_dir) + w3*U_rate) * scale)"
     )
 
 
@@ -525,7 +545,7 @@ class EvaluateSchema:
     splits: list[str] = key(_SPLITS, "the splits answered (a missing cardinality split is skipped)")
     runs: int = key(1, "answers per prompt; run r uses seed + r (records carry that seed)")
     seed: int = key(0, "seed of the first run")
-    predictions_dir: str = key("results/predictions", "where analyze reads")
+    predictions_dir: str = key("results/predictions", _PREDICTIONS_DIR)
     out_dir: str = key("${predictions_dir}/${judge.name}", "where this judge's records go")
     overwrite: bool = key(
         False, "true: replace prediction files reasonbench did not write (or that changed)"
@@ -553,14 +573,14 @@ _METHOD = "${model.name}-${target.name}${data.suffix}"
 
 @dataclass
 class TrainSchema:
-    model: ModelSchema = group(ModelSchema, "the backbone (conf/model/)")
-    target: TargetSchema = group(TargetSchema, "the learning target (conf/target/)")
+    model: ModelSchema = group(ModelSchema, _MODEL)
+    target: TargetSchema = group(TargetSchema, _TARGET)
     lora: LoraSchema = group(LoraSchema, "the adapter (conf/lora/)")
     optim: OptimSchema = group(OptimSchema, "the optimizer (conf/optim/)")
-    data: DataSchema = group(DataSchema, "the training data (conf/data/)")
+    data: DataSchema = group(DataSchema, _DATA)
     seed: int = key(0, "seed of the adapter's initialisation, order and dropout")
     data_dir: str = key("data/reasonbench", _DATA_DIR)
-    method: str = key(_METHOD, "the prediction records' `method`")
+    method: str = key(_METHOD, _METHOD_HELP)
     out_dir: str = key("runs/${method}/seed${seed}", "the run directory (a rerun resumes there)")
     overwrite: bool = key(False, _OVERWRITE)
     batching: Batching = key(
@@ -573,7 +593,7 @@ class TrainSchema:
     threads: int = key(
         1, "torch CPU threads, set by the run itself (OMP_NUM_THREADS is overridden)"
     )
-    cpu_kernels: CpuKernels = key(CpuKernels.portable, _CPU_KERNELS)
+    cpu_kernels: CpuKernels = key(CpuKernels[PORTABLE], _CPU_KERNELS)
     save_every: int = key(200, "optimizer steps between checkpoints")
     keep_checkpoints: int = key(2, "the newest checkpoints kept")
     log_every: int = key(10, "optimizer steps between lines of train_log.jsonl")
@@ -588,14 +608,14 @@ class TrainSchema:
 
 @dataclass
 class PredictSchema:
-    model: ModelSchema = group(ModelSchema, "the backbone (conf/model/)")
-    target: TargetSchema = group(TargetSchema, "the learning target (conf/target/)")
-    data: DataSchema = group(DataSchema, "the training data (conf/data/)")
+    model: ModelSchema = group(ModelSchema, _MODEL)
+    target: TargetSchema = group(TargetSchema, _TARGET)
+    data: DataSchema = group(DataSchema, _DATA)
     seed: int = key(0, "the run's seed")
     data_dir: str = key("data/reasonbench", _DATA_DIR)
-    method: str = key(_METHOD, "the prediction records' `method`")
+    method: str = key(_METHOD, _METHOD_HELP)
     run_dir: str = key("runs/${method}/seed${seed}", "a finished `reasonbench train` run")
-    predictions_dir: str = key("results/predictions", "where analyze reads")
+    predictions_dir: str = key("results/predictions", _PREDICTIONS_DIR)
     out: str = key("${predictions_dir}/${method}/seed${seed}.jsonl", "the records file")
     overwrite: bool = key(False, _OVERWRITE)
     cache_dir: str = key("data/cache/predict", "cached generations (an interrupted run resumes)")
@@ -617,7 +637,7 @@ class PredictSchema:
         "torch CPU threads of the prompt pass, set by the command itself (overrides "
         "OMP_NUM_THREADS); the one-token steps run on one",
     )
-    cpu_kernels: CpuKernels = key(CpuKernels.portable, _CPU_KERNELS)
+    cpu_kernels: CpuKernels = key(CpuKernels[PORTABLE], _CPU_KERNELS)
     progress: bool = key(True, _PROGRESS)
 
 
@@ -628,45 +648,16 @@ class PredictSchema:
 # (0: greedy), top_p, max_tokens (16), stop ([...]), seed (run r sends seed+r), verdict_regex
 # (default: the label the answer's first line starts with), extra_body ({...} more request
 # fields), retry ({max_attempts, backoff_s, max_backoff_s, max_wait_s, max_consecutive_failures})
-@dataclass
-class CertifySchema:
-    cases: str = key(
-        help='the JSONL case file: {"id": ..., "sources": {"<name>": {"old": ..., "new": ...}}}'
-    )
-    adjudicator: str = key(
-        help="python:pkg.mod:fn | command:<argv> | http:<URL> | llm:<base URL .../v1> "
-        "(taken as typed)"
-    )
-    labels: list[str] = key(
-        help="the declared verdict labels, e.g. [approve, deny, refer] (true, null, 1.10: text)"
-    )
-    out_dir: str = key("results/certify", "where receipts and the report go")
-    overwrite: bool = key(False, _OVERWRITE)
-    execution: str = key(
-        "adaptive", "exhaustive (all 2^k hybrids) | adaptive | monotone (assume=monotone)"
-    )
-    budget: int | None = key(
-        None, "interior queries per case for adaptive/monotone (null: no budget)"
-    )
-    order: list[str] | None = key(
-        None, "monotone: the verdict order, low to high, e.g. [deny, refer, approve]"
-    )
-    verify_fraction: float = key(
-        0.1, "monotone: share of the inferred cells re-asked to check the assumption (0..1)"
-    )
-    verify_seed: int = key(0, "monotone: which inferred cells are re-asked (with the case id)")
-    repeats: int = key(1, "runs per hybrid (>1 for a nondeterministic adjudicator)")
-    workers: int = key(4, "cases certified concurrently")
-    timeout_s: float = key(30.0, "per execution")
-    cache: str | None = key(None, "the execution cache (null: <out_dir>/cache.jsonl)")
-    adjudicator_version: str = key(
-        "", "part of the cache key: change it when your adjudicator changes"
-    )
-    sources: list[str] | None = key(None, "source order (null: the first case's)")
-    progress: bool = key(True, _PROGRESS)
-    plugin_options: dict[str, Any] = key(
-        {}, "passed to the plug-in factory (free-form: the plug-in checks its keys)"
-    )
+def _certify_schema() -> type:
+    from reasonbench.certify import CertifyConfig
+
+    return derived(
+        CertifyConfig, "CertifySchema", helps={"overwrite": _OVERWRITE, "progress": _PROGRESS},
+        defaults={"out_dir": "results/certify"},
+    )  # fmt: skip
+
+
+CertifySchema = _certify_schema()
 
 
 @dataclass
@@ -711,9 +702,7 @@ class ExportLmEvalSchema:
         "parse the answer without a leading <think> block, cut to the target's lines "
         "(false: the whole output)",
     )
-    overwrite: bool = key(
-        False, "replace files reasonbench did not write (or that were edited since)"
-    )
+    overwrite: bool = key(False, _OVERWRITE_FILES)
 
 
 def _import_logs(log_help: str, read: str) -> type:
@@ -734,9 +723,7 @@ def _import_logs(log_help: str, read: str) -> type:
             "model name)",
         )
         seed: int = key(0, "the records' seed (a second run of the same model: seed=1)")
-        overwrite: bool = key(
-            False, "replace files reasonbench did not write (or that were edited since)"
-        )
+        overwrite: bool = key(False, _OVERWRITE_FILES)
 
     return ImportLogsSchema
 

@@ -55,6 +55,7 @@ __all__ = [
     "Comparison",
     "Estimate",
     "InvarianceReport",
+    "REPLICATES",
     "PairRuns",
     "PisConfig",
     "Repeat",
@@ -66,6 +67,7 @@ __all__ = [
 APPROVE, DENY = "approve", "deny"
 HANDLINGS = ("excluded", "imputed")
 DEFAULT_PIS = PisConfig()  # the original authors' weights
+REPLICATES = 2000  # clustered-bootstrap replicates: the one default (the Judge Card's too)
 
 
 def excess(delta_flip: FloatArray, rule: str) -> FloatArray:
@@ -226,7 +228,7 @@ def invariance_report(
     pairs: Sequence[PairRuns],
     config: PisConfig = DEFAULT_PIS,
     handling: str = "excluded",
-    replicates: int = 2000,
+    replicates: int = REPLICATES,
     seed: int = 0,
 ) -> InvarianceReport:
     if handling not in HANDLINGS:

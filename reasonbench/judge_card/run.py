@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.core.answer import Answer
-from reasonbench.invariance.metrics import HANDLINGS, PisConfig, invariance_report
+from reasonbench.invariance.metrics import HANDLINGS, REPLICATES, PisConfig, invariance_report
 from reasonbench.invariance.runs import Answers, ask, parse_answers, run_plan, stress_rows
 from reasonbench.invariance.suite import StressSuite, build_suite
 from reasonbench.io import data_identity, read_manifest
@@ -31,16 +31,43 @@ from reasonbench.targets import ParseResult
 __all__ = ["CardSettings", "evaluate_judge"]
 
 
+def _help(text: str) -> dict[str, str]:
+    """A field's one line of help (``reasonbench judge-card --help`` shows it)."""
+    return {"help": text}
+
+
 @dataclass(frozen=True)
 class CardSettings:
-    splits: tuple[str, ...] = ("test_locked",)
-    max_items: int | None = None  # a seeded subset of items (None: all)
-    seed: int = 0
-    reruns: int = 3  # answers per prompt for a sampling judge (>= 3)
-    margin: int = 1  # grid steps that make an item "at a threshold" (ambiguous)
-    replicates: int = 2000
-    controls: bool = True  # also answer the items' locked controls (paired consistency)
-    pis: PisConfig = field(default_factory=PisConfig)
+    """What a Judge Card measures; ``reasonbench judge-card``'s keys are these fields."""
+
+    splits: tuple[str, ...] = field(
+        default=("test_locked",),
+        metadata=_help("organizational items of these splits are stress-tested"),
+    )
+    max_items: int | None = field(
+        default=None, metadata=_help("a seeded subset of the items (null: all)")
+    )
+    seed: int = field(
+        default=0, metadata=_help("seed of the subset, the answers and the bootstrap")
+    )
+    reruns: int = field(
+        default=3,
+        metadata=_help(
+            "answers per prompt for a sampling judge (>= 3); greedy judges: 1 (+1 to verify)"
+        ),
+    )
+    margin: int = field(
+        default=1, metadata=_help('grid steps that put a case "at a threshold" (an ambiguous item)')
+    )
+    replicates: int = field(default=REPLICATES, metadata=_help("clustered bootstrap over clauses"))
+    controls: bool = field(
+        default=True,
+        metadata=_help("also answer the items' locked controls (paired consistency)"),
+    )
+    pis: PisConfig = field(
+        default_factory=PisConfig,
+        metadata=_help(PisConfig.__doc__ or ""),  # the formula, written once where it is defined
+    )
 
 
 def _failure_rate(

@@ -25,6 +25,7 @@ from reasonbench.cache import sha256_text
 from reasonbench.judges.answering import Output
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.prompting import Prompter, fewshot_examples
+from reasonbench.models.kernels import PORTABLE
 from reasonbench.serve.wire import split_reasoning
 from reasonbench.targets import get_target
 
@@ -218,7 +219,7 @@ def hf_zero_shot(
     data_dir: str | None = None,
     fewshot_seed: int = 0,
     threads: int = 1,
-    cpu_kernels: str = "portable",
+    cpu_kernels: str = PORTABLE,
 ) -> CausalLMJudge:
     """Any local causal LM, zero-shot (or ``num_fewshot`` examples from ``data_dir``'s train
     split): the task is explained in the prompt. ``threads``: torch CPU threads while decoding;

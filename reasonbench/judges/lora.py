@@ -14,6 +14,7 @@ from typing import Any
 
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.hf import CausalLMJudge, judge_kernels, load_causal_lm, model_identity
+from reasonbench.models.kernels import PORTABLE
 from reasonbench.targets import get_target
 
 __all__ = ["lora_judge"]
@@ -46,7 +47,7 @@ def lora_judge(
     merge: bool = True,
     tuning: str | None = None,
     threads: int = 1,
-    cpu_kernels: str = "portable",
+    cpu_kernels: str = PORTABLE,
 ) -> CausalLMJudge:
     """A finished training run (``run_dir``: backbone, adapter and target from its RUN.json), or
     explicit ``base_path`` (backbone directory), ``adapter_path`` (PEFT adapter) and ``target``;

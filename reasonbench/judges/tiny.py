@@ -12,6 +12,8 @@ from typing import Any
 
 from reasonbench.judges.base import register_judge
 from reasonbench.judges.hf import CausalLMJudge, hf_zero_shot, judge_kernels
+from reasonbench.models.kernels import PORTABLE
+from reasonbench.models.tiny import CACHE_DIR
 
 __all__ = ["tiny_zero_shot"]
 
@@ -20,8 +22,8 @@ __all__ = ["tiny_zero_shot"]
 def tiny_zero_shot(
     name: str,
     data_dir: str,
-    cache_dir: str = "data/cache/tiny",
-    cpu_kernels: str = "portable",
+    cache_dir: str = CACHE_DIR,
+    cpu_kernels: str = PORTABLE,
     **options: Any,
 ) -> CausalLMJudge:
     """Builds (once, cached) the tiny model of ``data_dir``, then judges zero-shot with it; the

@@ -39,6 +39,7 @@ from typing import Any
 
 __all__ = [
     "KERNEL_SETTINGS",
+    "PORTABLE",
     "PORTABLE_MKL",
     "KernelError",
     "check_kernels",
@@ -47,7 +48,8 @@ __all__ = [
     "use_kernels",
 ]
 
-KERNEL_SETTINGS = ("portable", "native")
+PORTABLE = "portable"  # the default of every command and judge that runs a model
+KERNEL_SETTINGS = (PORTABLE, "native")
 
 # mkl_cbwr.h: the branch query, and the branches this module asks for or reports
 _CBWR_BRANCH = 1
@@ -114,7 +116,7 @@ def portable_environment() -> None:
 def portable_note(kernels: dict[str, str | None]) -> str | None:
     """One line when ``cpu_kernels=portable`` could not have its portable kernels here (not
     x86-64, or a torch without MKL), else None: such a run's bytes are not x86-64's."""
-    if kernels.get("cpu_kernels") != "portable" or kernels.get("mkl") == PORTABLE_MKL:
+    if kernels.get("cpu_kernels") != PORTABLE or kernels.get("mkl") == PORTABLE_MKL:
         return None
     where = platform.machine() or "this CPU"
     why = "no MKL in this torch build" if kernels.get("mkl") is None else "MKL refused it"
@@ -130,7 +132,7 @@ def use_kernels(setting: str) -> dict[str, str | None]:
     import torch
 
     check_kernels(setting)
-    portable = setting == "portable"
+    portable = setting == PORTABLE
     if portable:
         portable_environment()
     aten = torch.backends.cpu.get_cpu_capability()

@@ -27,6 +27,7 @@ from transformers import PreTrainedTokenizerFast, Qwen3ForCausalLM
 from reasonbench.io import read_split
 from reasonbench.models.architectures import arch_fields, qwen3_config
 
+CACHE_DIR = "data/cache/tiny"  # where a tiny base is built unless model.cache_dir says otherwise
 _SAME_INIT = ("AVX2", "AVX512")  # torch.backends.cpu.get_cpu_capability() values
 BUILD_VERSION = "1"  # bump when the build recipe changes, so old caches are not reused
 PAD_TOKEN = "<|endoftext|>"
@@ -142,7 +143,7 @@ def tiny_source(model_cfg: Mapping[str, Any], data_dir: Path | None = None) -> P
         arch = {str(key): value for key, value in arch.items()}
     return build_tiny(
         data_dir,
-        Path(model_cfg.get("cache_dir", "data/cache/tiny")),
+        Path(model_cfg.get("cache_dir") or CACHE_DIR),
         int(model_cfg.get("vocab_size", 2048)),
         arch,
         int(model_cfg.get("init_seed", 0)),

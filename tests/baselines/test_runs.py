@@ -103,3 +103,49 @@ def test_a_new_run_is_declared_on_the_command_line(toy_benchmark: Path, tmp_path
     assert sorted(p.name for p in out.glob("*.parquet")) == ["tfidf_all.parquet"]
     records = read_predictions(out / "tfidf_all.parquet")
     assert records and {r.method for r in records} == {"tfidf_all"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["runs.tfidf.settings.alpha=1e-4", "runs.tfidf.settings.alphaa=1"],
+            "reasonbench baselines: error: runs.tfidf.settings.alphaa: not a setting of baseline "
+            "kind 'tfidf' (its settings: ngram, max_features, alpha, epochs, seed)",
+        ),
+        (
+            ["runs.majority.settings.confidence=0.5", "make=[majority]"],
+            "reasonbench baselines: error: runs.majority.settings: baseline kind 'majority' takes "
+            "no settings, got {'confidence': 0.5}",
+        ),
+    ],
+)
+def test_a_setting_the_kind_does_not_take_is_refused(
+    toy_benchmark: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    said: str,
+) -> None:
+    """Never silently ignored: a kind with a section is checked against it before anything runs;
+    a kind without one refuses what it does not take (BaselineSettingsError), in one line."""
+    code = main(["baselines", f"data_dir={toy_benchmark}", f"out_dir={tmp_path / 'p'}", *argv])
+    err = capsys.readouterr().err
+    assert code == 2 and err == said + "\n", err
+    assert not any((tmp_path / "p").glob("*.parquet"))
+
+
+def test_a_run_sets_its_kinds_settings(toy_benchmark: Path, tmp_path: Path) -> None:
+    """``runs.<method>.settings`` over the kind's section: two runs of one kind, two settings."""
+    out = tmp_path / "p"
+    argv = [
+        "tfidf.max_features=300", "tfidf.epochs=2", "make=[tfidf,tfidf_big]",
+        "runs.tfidf_big={kind:tfidf,train_splits:[train],settings:{max_features:3000}}",
+    ]  # fmt: skip
+    assert main(["baselines", f"data_dir={toy_benchmark}", f"out_dir={out}", *argv]) == 0
+    rows = load_rows(toy_benchmark)
+    small = BASELINES.get("tfidf")(rows, "tfidf", ["train"], {"max_features": 300, "epochs": 2})
+    big = BASELINES.get("tfidf")(rows, "tfidf_big", ["train"], {"max_features": 3000, "epochs": 2})
+    assert read_predictions(out / "tfidf.parquet") == small
+    assert read_predictions(out / "tfidf_big.parquet") == big
+    assert [r.confidence for r in small] != [r.confidence for r in big]
