@@ -5,10 +5,16 @@ An entry is either an object registered directly (usually with the :meth:`Regist
 decorator) or a lazy ``"package.module:Attribute"`` reference that is imported on first use, so a
 heavy extension (a stratum's data files, a model judge's torch import) costs nothing until asked
 for. An unknown name is an error that lists the registered names and suggests the closest one.
+
+An object that carries its own ``name`` (a :class:`~reasonbench.targets.Target`, a
+:class:`~reasonbench.analysis.Metric`, a :class:`~reasonbench.controls.ControlKind`, a stratum
+class) must be registered under that name: reports print the one, the registry looks up the
+other. A mismatch is refused when registered, or, for a lazy entry, when it is first loaded.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import importlib
 from collections.abc import Callable, Iterator
@@ -50,6 +56,18 @@ class _Lazy:
     reference: str
 
 
+def _declared_name(obj: object) -> str | None:
+    """The name ``obj`` carries as its ``name`` attribute (a string), or ``None``. A dataclass's
+    ``name`` field default is not the class's name (it is what an instance gets), so a config
+    schema registered as a class declares none."""
+    name = getattr(obj, "name", None)
+    if not isinstance(name, str):
+        return None
+    if isinstance(obj, type) and dataclasses.is_dataclass(obj):
+        return None if "name" in {f.name for f in dataclasses.fields(obj)} else name
+    return name
+
+
 class Registry(Generic[T]):
     """Named objects of one kind; ``kind`` names them in error messages ("judge factory")."""
 
@@ -67,7 +85,8 @@ class Registry(Generic[T]):
     def register(self, name: str, obj: object = None) -> object:
         """Register ``obj`` under ``name``; without ``obj``, a decorator that registers what it
         decorates and returns it unchanged. Registering the same object twice is harmless (a
-        module imported twice); another object under a taken name is an error."""
+        module imported twice); another object under a taken name is an error, and so is an
+        object whose ``name`` attribute is not ``name`` (:class:`RegistryError`)."""
         if obj is None:
 
             def decorate(item: D) -> D:
@@ -78,7 +97,17 @@ class Registry(Generic[T]):
         self._add(name, cast(T, obj))
         return obj
 
+    def _check_name(self, name: str, obj: object, reference: str | None = None) -> None:
+        declared = _declared_name(obj)
+        if declared is not None and declared != name:
+            loaded = f" (loaded from {reference!r})" if reference else ""
+            raise RegistryError(
+                f"{self.kind} registered as {name!r} is named {declared!r}{loaded}; register it "
+                f"as {declared!r} or rename it (its name attribute is the name reports print)"
+            )
+
     def _add(self, name: str, obj: T) -> None:
+        self._check_name(name, obj)
         current = self._entries.get(name)
         # a lazy entry is replaced by the object its module registers when imported
         if current is not None and not isinstance(current, _Lazy) and current is not obj:
@@ -86,7 +115,8 @@ class Registry(Generic[T]):
         self._entries[name] = obj
 
     def register_lazy(self, name: str, reference: str) -> None:
-        """Register ``"package.module:Attribute"`` under ``name``, imported on first :meth:`get`."""
+        """Register ``"package.module:Attribute"`` under ``name``, imported on first :meth:`get`
+        (where an object whose ``name`` attribute is not ``name`` is refused)."""
         current = self._entries.get(name)
         if current is not None and current != _Lazy(reference):
             raise RegistryError(f"{self.kind} {name!r} is already registered")
@@ -104,7 +134,10 @@ class Registry(Generic[T]):
             obj = cast(T, load_reference(entry.reference))
             # importing the module may already have registered the object (a decorator)
             current = self._entries[name]
-            entry = obj if isinstance(current, _Lazy) else current
+            if isinstance(current, _Lazy):
+                self._check_name(name, obj, entry.reference)  # refused: the entry stays lazy
+                current = obj
+            entry = current
             self._entries[name] = entry
         return entry
 

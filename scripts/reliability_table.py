@@ -47,6 +47,17 @@ def _empty_metrics(tmp: Path) -> None:
     (tmp / "metrics.json").write_text(json.dumps(empty.to_json()))
 
 
+def _plugin_metrics(tmp: Path, bench: Path) -> None:
+    """A metrics.json that analyze wrote with a plug-in this machine does not have."""
+    import json
+
+    from reasonbench.analysis.record import FORMAT, Inference, MetricsReport, Plugin
+
+    plugins = [Plugin("my_pkg.metrics", "my-pkg", "1.2")]
+    report = MetricsReport(FORMAT, "x", None, {}, {}, Inference(0, 0, {}, {}, {}), plugins=plugins)
+    (tmp / "metrics.json").write_text(json.dumps(report.to_json()))
+
+
 def _users_readme(tmp: Path, bench: Path) -> None:
     (tmp / "report").mkdir()
     (tmp / "report" / "README.md").write_text("my project")
@@ -284,6 +295,16 @@ CASES: tuple[Case, ...] = (
     Case("configuration", "a required key left out", ("certify",)),
     Case(
         "configuration",
+        "a required key another key's default names, left out",
+        ("judge-card", "judge=custom", "judge.factory=tests.toys.judge:build", "data_dir=<bench>"),
+    ),
+    Case(
+        "configuration",
+        "a sweep whose output folder names the swept key",
+        ("certify", "-m", "cases=<tmp>/a.jsonl,<tmp>/b.jsonl", "out_dir=<tmp>/out/${cases}"),
+    ),
+    Case(
+        "configuration",
         "a plug-in module that is not importable",
         ("generate", "plugins=[my_pkg.nope]"),
     ),
@@ -364,6 +385,11 @@ CASES: tuple[Case, ...] = (
             "out_dir=<tmp>/p",
             "runs.tfidf.train_splits=[train,nope]",
         ),
+    ),
+    Case(
+        "configuration",
+        "a setting a baseline kind does not take",
+        ("baselines", "data_dir=<bench>", "out_dir=<tmp>/p", "runs.tfidf.settings.alphaa=1"),
     ),
     Case(
         "configuration",
@@ -460,6 +486,12 @@ CASES: tuple[Case, ...] = (
         "`parse_ok: true` with every prediction field null",
         ("analyze", "data_dir=<bench>", "predictions_dir=<tmp>/preds", "out=<tmp>/m.json"),
         _parsed_but_empty,
+    ),
+    Case(
+        "inputs",
+        "a metrics file written with a plug-in this machine cannot import",
+        ("tables", "data_dir=<bench>", "metrics=<tmp>/metrics.json", "out_dir=<tmp>/report"),
+        _plugin_metrics,
     ),
     Case(
         "inputs",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,15 @@ import pytest
 from reasonbench.assembly import generate, spec_from_config
 from reasonbench.audit import audit
 from reasonbench.cli.main import main
-from reasonbench.controls import CONTROL_KINDS, BuiltControl, ControlKind, identical
+from reasonbench.controls import (
+    CONTROL_KINDS,
+    BuiltControl,
+    ControlKind,
+    identical,
+    identical_cells,
+    inverse_cells,
+    inverse_cube,
+)
 from reasonbench.core.answer import Answer
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
@@ -130,6 +139,35 @@ def test_a_new_control_kind_builds_and_audits(toy_stratum: None, tmp_path: Path)
         assert all(c["id"].endswith("-echo") for c in controls if c["control"] == "echo")
     finally:
         CONTROL_KINDS.unregister("echo")
+
+
+def test_a_control_kind_whose_cube_is_not_the_parents_needs_cells(
+    toy_stratum: None, tmp_path: Path
+) -> None:
+    """Why ``cells`` is required unless the relation is ``identical``: ``generate`` never reads
+    it, ``audit`` holds every gold pair to it. The inverse as a user's kind, with the identical
+    cells (before, the silent default) fails the audit on every parent whose cube is not its own
+    complement re-indexing — every change, and a stable cube with inner cells of another label."""
+    inverse = CONTROL_KINDS.get("inverse")
+    flip = ControlKind("flip", "flip", "flip", inverse.build, inverse.relation, inverse.audit,
+                       cells=identical_cells)  # fmt: skip
+    CONTROL_KINDS.register("flip", flip)
+    try:
+        generate(spec_from_config(toy_config(("flip",))), tmp_path / "rb", workers=1,
+                 progress=False)  # fmt: skip
+        result = audit(tmp_path / "rb", workers=1, progress=False)
+        parents = {r["id"]: r for r in read_split(tmp_path / "rb", "test_locked", ["id", "cube"])}
+        asymmetric = sorted(
+            f"{pid}-flip: gold violates the flip cell relation"
+            for pid, r in parents.items()
+            if inverse_cube(cube := Cube.from_cells(json.loads(r["cube"]))) != cube
+        )
+        assert asymmetric and sorted(result["problems"]["controls"]) == asymmetric
+        CONTROL_KINDS.unregister("flip")
+        CONTROL_KINDS.register("flip", replace(flip, cells=inverse_cells))
+        assert audit(tmp_path / "rb", workers=1, progress=False)["passed"]
+    finally:
+        CONTROL_KINDS.unregister("flip")
 
 
 def test_a_users_judge_gets_a_judge_card(

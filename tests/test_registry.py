@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -53,3 +55,56 @@ def test_names_keep_registration_order(names: list[str]) -> None:
         reg.register(name, i)
     assert reg.names() == tuple(names)
     assert [reg.get(n) for n in names] == list(range(len(names)))
+
+
+@dataclass(frozen=True)
+class Named:
+    name: str
+
+
+MISNAMED = Named("bar")  # what a lazy reference below loads
+
+
+def test_an_object_registered_under_another_name_is_refused() -> None:
+    reg: Registry[object] = Registry("metric")
+    message = (
+        "metric registered as 'foo' is named 'bar'; register it as 'bar' or rename it (its name "
+        "attribute is the name reports print)"
+    )
+    with pytest.raises(RegistryError) as refused:
+        reg.register("foo", Named("bar"))
+    assert str(refused.value) == message
+    with pytest.raises(RegistryError, match="metric registered as 'foo' is named 'bar'"):
+
+        @reg.register("foo")
+        class Bar:  # a class carrying a name (as a stratum class does)
+            name = "bar"
+
+    assert "foo" not in reg
+    reg.register("bar", Named("bar"))  # the same names: accepted
+    reg.register("anything", 3)  # no name attribute: not checked
+
+
+def test_a_lazy_entry_is_checked_when_first_loaded() -> None:
+    reg: Registry[Named] = Registry("control")
+    reg.register_lazy("foo", "tests.test_registry:MISNAMED")  # not imported yet: accepted
+    for _ in range(2):  # refused each time: the entry stays lazy
+        with pytest.raises(RegistryError) as refused:
+            reg.get("foo")
+        assert str(refused.value) == (
+            "control registered as 'foo' is named 'bar' (loaded from "
+            "'tests.test_registry:MISNAMED'); register it as 'bar' or rename it (its name "
+            "attribute is the name reports print)"
+        )
+    reg.register_lazy("bar", "tests.test_registry:MISNAMED")
+    assert reg.get("bar") is MISNAMED
+
+
+def test_a_dataclass_field_called_name_is_not_the_class_name() -> None:
+    @dataclass
+    class Schema:  # a config schema registered as a class: `name` is what an instance gets
+        name: str = "judge"
+
+    reg: Registry[type] = Registry("config schema")
+    reg.register("evaluate", Schema)
+    assert reg.get("evaluate") is Schema

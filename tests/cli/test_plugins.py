@@ -49,6 +49,28 @@ def test_a_metric_plugin_reaches_analyze(
     assert 0 <= pooled["deny_change_verdict_accuracy"]["value"] <= 1
 
 
+def test_a_baseline_kind_plugin_takes_its_settings_from_the_run(
+    plugin_toys: None, small_bench: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """rb_toys.baseline registers ``inertia``; a run sets its ``confidence``, and a setting it
+    does not take is its one-line refusal, naming the run."""
+    from reasonbench.predictions.io import read_predictions
+
+    out = tmp_path / "p"
+    base = ["baselines", "plugins=[rb_toys.baseline]", f"data_dir={small_bench}", f"out_dir={out}"]
+    run = "runs.inertia={kind:inertia,train_splits:[train],settings:{confidence:0.25}}"
+    assert main([*base, run, "make=[inertia]"]) == 0
+    records = read_predictions(out / "inertia.parquet")
+    assert records and {(r.confidence, r.pred_receipt) for r in records} == {(0.25, "[]")}
+    assert all(r.pred_new_verdict == r.pred_old_verdict for r in records)
+    bad = "runs.inertia={kind:inertia,train_splits:[train],settings:{confidance:0.25}}"
+    assert main([*base, bad, "make=[inertia]", "overwrite=true"]) == 2
+    assert one_line(capsys) == (
+        "reasonbench baselines: error: runs.inertia.settings: unknown setting(s) ['confidance']; "
+        "inertia takes confidence"
+    )
+
+
 def test_an_installed_entry_point_is_loaded_by_every_command(
     plugin_toys: None,
     small_bench: Path,
@@ -177,6 +199,23 @@ def test_a_plugin_that_cannot_be_loaded_is_one_line(
 ) -> None:
     assert main(["verify", plugins]) == 2
     assert one_line(capsys) == f"reasonbench verify: error: {message}"
+
+
+def test_a_control_kind_without_its_cells_is_refused_before_generate(
+    plugin_toys: None, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [
+        "generate", "plugins=[rb_toys.stratum,rb_toys.flip]", "benchmark=toy_small",
+        "benchmark.controls.kinds=[flip]", f"out_dir={tmp_path / 'rb'}", "workers=1",
+    ]  # fmt: skip
+    assert main(argv) == 2
+    line = one_line(capsys)
+    assert line.startswith("reasonbench generate: error: plugin 'rb_toys.flip' failed while "), line
+    assert (
+        "control kind 'flip' has relation inverse_consistent but no cells=: set "
+        "ControlKind(cells=...) to how its control's cube relates to the parent's" in line
+    )
+    assert not (tmp_path / "rb").exists()
 
 
 def test_plugins_from_a_shell_with_pythonpath(tmp_path: Path) -> None:
