@@ -10,8 +10,8 @@ import pytest
 
 from reasonbench.assembly import generate, spec_from_config
 from reasonbench.models.kernels import portable_environment
+from reasonbench.strata.toy import ToyStratum
 from tests.assembly.conftest import small_config
-from tests.assembly.toy import ToyStratum
 
 # before any test runs a torch kernel (nothing above imports torch): the kernels that train,
 # predict and the judges apply themselves (cpu_kernels=portable), for this process's other torch

@@ -14,6 +14,7 @@ import pytest
 
 from reasonbench.assembly import generate, spec_from_config
 from reasonbench.audit import audit
+from reasonbench.cli.benchmarks import with_stratum
 from reasonbench.cli.main import main
 from reasonbench.controls import (
     CONTROL_KINDS,
@@ -24,28 +25,24 @@ from reasonbench.controls import (
     inverse_cells,
     inverse_cube,
 )
-from reasonbench.core.answer import Answer
 from reasonbench.core.cube import Cube
 from reasonbench.core.receipt import Receipt
 from reasonbench.io import read_split
 from reasonbench.strata.base import Stratum, Transition
 from reasonbench.strata.registry import STRATA
-from reasonbench.targets import TARGETS, ParseError, Target, gold_text, parse_target
+from reasonbench.strata.toy import ToyStratum
+from reasonbench.targets import TARGETS, gold_text, parse_target
 from tests.assembly.conftest import small_config
-from tests.assembly.toy import ToyStratum
 
 
 def toy_config(kinds: tuple[str, ...] = ("inverse", "permutation", "distractor")) -> Any:
-    """benchmark=small with one stratum, ``toy``, in the organizational stratum's place."""
-    data = small_config()
-    data["strata"] = ["toy"]
-    for split in data["splits"].values():
-        split["toy"] = split.pop("organizational")
-        split.pop("logical")
-    data["quotas"]["ambiguity_weight"] = {"toy": 1.0}
+    """benchmark=small with one stratum, ``toy``, in the organizational stratum's place (as
+    rb_toys/stratum.py offers it from outside the repo)."""
+    data = with_stratum(
+        small_config(), "toy", like="organizational", held_out_operators=["n_exempt"],
+        held_out_family="held",
+    )  # fmt: skip
     data["quotas"]["changed"], data["quotas"]["ambiguous"] = 60, 8
-    data["shifts"]["held_out_operators"] = {"toy": ["n_exempt"]}
-    data["shifts"]["held_out_family"] = {"toy": "held"}
     data["controls"]["kinds"] = list(kinds)
     data["cardinality"]["train"]["cases"] = data["cardinality"]["test"]["cases"] = 10
     return data
@@ -67,37 +64,17 @@ def test_a_new_stratum_generates_and_audits(toy_stratum: None, tmp_path: Path) -
     assert rows and {r["stratum"] for r in rows} == {"toy"}
 
 
-def _parse_flag(text: str, labels: frozenset[str], sources: tuple[str, ...]) -> Answer:
-    verdict, sep, flag = text.strip().partition(" changed=")
-    if not sep or verdict not in labels or flag not in ("yes", "no"):
-        raise ParseError(f"expected '<verdict> changed=yes|no', got {text[:40]!r}")
-    return Answer(None, verdict, None)
-
-
-def _flag(cube: Cube, receipt: Receipt, rationale: str) -> str:
-    return f"{receipt.new} changed={'no' if receipt.stable else 'yes'}"
-
-
-FLAG = Target(
-    name="verdict_flag",
-    serialize=_flag,
-    parse=_parse_flag,
-    answer_format="Give the revised verdict and whether it changed: <verdict> changed=yes|no",
-    lines=1,
-    max_new_tokens=8,
-    verdict_only=True,
-    verdict_source="model",
-    verdict_pattern=lambda sources: r"^(\S+) changed=",
-)
-
-
 def test_a_new_target_serializes_parses_and_trains(
     small_bench: Path, tiny_cache: Path, tmp_path: Path
 ) -> None:
+    """The recipe's target, rb_toys/target.py (the user's package, on the path for this test)."""
+    import importlib
+
+    from tests.cli.conftest import toys_on_path
     from tests.train.helpers import composed, tiny_overrides
 
-    TARGETS.register("verdict_flag", FLAG)
-    try:
+    with toys_on_path():
+        importlib.import_module("rb_toys.target")  # registers verdict_flag
         rows = read_split(small_bench, "train")[:50]
         texts = [gold_text("verdict_flag", r) for r in rows]  # not stored: serialized from gold
         assert all(
@@ -114,8 +91,7 @@ def test_a_new_target_serializes_parses_and_trains(
         cfg.target.name = "verdict_flag"  # a registered target without a conf/target file
         summary = train(cfg)
         assert summary["finished"] and summary["steps"] == 1 and summary["target"] == "verdict_flag"
-    finally:
-        TARGETS.unregister("verdict_flag")
+    assert "verdict_flag" not in TARGETS
 
 
 def _echo(

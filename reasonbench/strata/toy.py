@@ -1,4 +1,7 @@
-"""A tiny stratum implementing the contract, so assembly is tested apart from the real strata.
+"""The smallest stratum that satisfies the contract (docs/extending.md, "A new stratum"): a
+starting point for a new stratum, shipped so a plug-in needs nothing outside the package, and
+the stratum the tests build toy benchmarks with (assembly apart from the real strata). Not
+registered: a plug-in registers it (tests/plugin_toys/src/rb_toys/stratum.py).
 
 Grounds: (amount, region, noise); norms: (limit, exempt_region); authority: allowed regions.
 refer when the region is not allowed; approve when amount <= limit or the region is exempt.
@@ -108,7 +111,7 @@ class ToyStratum:
         min_depth: int | None = None,
         max_depth: int | None = None,
     ) -> Transition | None:
-        old = EvaluatorState.of(
+        old: EvaluatorState[Any] = EvaluatorState.of(
             G=(rng.randint(0, 100), rng.choice(REGIONS), 0),
             N=(unit.base_limit, rng.choice((*REGIONS, "none"))),
             A=tuple(sorted(rng.sample(REGIONS, rng.randint(1, 3)))),
@@ -163,7 +166,7 @@ class ToyStratum:
     def proof_depth(self, transition: Transition) -> int | None:
         if not self.with_depth:
             return None
-        return (transition.old["G"][0] + transition.new["G"][0]) % 7
+        return int(transition.old["G"][0] + transition.new["G"][0]) % 7
 
     def trace(self, state: EvaluatorState[Any], context: Mapping[str, Any]) -> list[str]:
         return [f"verdict {ToyAdjudicator().adjudicate(state)}"]

@@ -1,4 +1,4 @@
-"""The certification plane on the toy benchmark (tests/assembly/toy.py, built once per session):
+"""The certification plane on the toy benchmark (reasonbench/strata/toy.py, built once per session):
 stored states executed through the toy strata reproduce the gold receipts at the adaptive
 certifier's cost, each case is executed once, and every refusal names the case and benchmark.
 The same checks on the real ``benchmark=small`` are ``test_trusted.py``; these are fast enough

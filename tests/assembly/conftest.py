@@ -10,7 +10,7 @@ from omegaconf import OmegaConf
 
 from reasonbench.assembly.spec import BenchmarkSpec, spec_from_config
 from reasonbench.cli.config import compose
-from tests.assembly.toy import ToyStratum
+from reasonbench.strata.toy import ToyStratum
 
 CONF = Path(__file__).resolve().parents[2] / "conf"
 

@@ -15,7 +15,7 @@ from reasonbench.assembly.allocate import QuotaError
 from reasonbench.assembly.plan import split_rules
 from reasonbench.assembly.spec import BenchmarkSpec
 from reasonbench.audit import audit, verify
-from tests.assembly.toy import ToyStratum
+from reasonbench.strata.toy import ToyStratum
 
 
 @pytest.fixture
@@ -74,7 +74,7 @@ def test_same_bytes_under_another_hashseed(built: Path, tmp_path: Path) -> None:
         "import sys; sys.path.insert(0, '.');"
         "from pathlib import Path;"
         "from tests.assembly.conftest import small_config;"
-        "from tests.assembly.toy import ToyStratum;"
+        "from reasonbench.strata.toy import ToyStratum;"
         "from reasonbench.assembly import generate, spec_from_config;"
         "generate(spec_from_config(small_config()), Path(sys.argv[1]), progress=False,"
         " strata={'organizational': ToyStratum('organizational', 20), 'logical': ToyStratum('logical', 40, True)})"

@@ -14,8 +14,8 @@ from reasonbench.assembly import generate, spec_from_config
 from reasonbench.assembly.spec import SPLITS
 from reasonbench.io import read_split
 from reasonbench.strata.registry import STRATA
+from reasonbench.strata.toy import ToyStratum
 from tests.assembly.conftest import small_config
-from tests.assembly.toy import ToyStratum
 from tests.conftest import toy_strata
 
 

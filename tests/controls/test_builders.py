@@ -25,7 +25,7 @@ from reasonbench.controls import (
 from reasonbench.controls.builtin import DISTRACTOR_TRIES
 from reasonbench.core import GNA, Answer, Cube, execute_cube, receipt_of
 from reasonbench.strata.base import Transition
-from tests.assembly.toy import ToyStratum, Unit
+from reasonbench.strata.toy import ToyStratum, Unit
 
 PARENT = "org-007"
 
