@@ -12,8 +12,10 @@ confidence is the predicted probability of the chosen receipt class (source
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 from sklearn.linear_model import SGDClassifier
@@ -54,6 +56,16 @@ SETTINGS_HELP = {
     "epochs": "SGD passes (fixed: no early stop, so runs are identical)",
     "seed": "seed of the SGD shuffles",
 }
+
+
+def default_settings() -> dict[str, Any]:
+    """The settings a TF-IDF run uses when given none: :func:`tfidf_predictions`'s defaults for
+    the keys of :data:`SETTINGS_HELP`, as JSON values (what a record of the run shows)."""
+    parameters = inspect.signature(tfidf_predictions).parameters
+    return {
+        key: list(default) if isinstance(default := parameters[key].default, tuple) else default
+        for key in SETTINGS_HELP
+    }
 
 
 def tfidf_predictions(

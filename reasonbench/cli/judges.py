@@ -42,7 +42,10 @@ def configured_judge(cfg: DictConfig) -> tuple[Judge, dict[str, Any]]:
     judge = make_judge(factory, name=str(cfg.judge.name), **args)
     # recorded with every argument the judge ran with: the ones given, and the factory's own
     # defaults for the rest (conf/judge/*.yaml names only what the factory cannot know)
-    return judge, {"factory": factory, "args": {**factory_defaults(factory), **args}}
+    # (and, where the judge resolved a default from its other arguments, what it resolved to:
+    # a baseline judge's tfidf settings)
+    effective = getattr(judge, "effective_args", {})
+    return judge, {"factory": factory, "args": {**factory_defaults(factory), **args, **effective}}
 
 
 def factory_defaults(factory: str) -> dict[str, Any]:

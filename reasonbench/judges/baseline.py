@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.baselines import BASELINES, load_rows
-from reasonbench.baselines.tfidf import family_label
+from reasonbench.baselines.tfidf import default_settings, family_label
 from reasonbench.judges.base import JudgeError, register_judge
 from reasonbench.predictions.record import PredictionRecord
 
@@ -47,8 +47,10 @@ class BaselineJudge:
             raise JudgeError(f"{data_dir}: no {stratum} rows in {list(train_splits)}")
         self.name, self.method, self.stratum = name, method, stratum
         # the kind's settings, as the top-level key of its name of reasonbench baselines (only
-        # tfidf has any; a kind's function ignores what it does not take)
-        self.options = dict(tfidf or {})
+        # tfidf has any); what is not given is the kind's default, recorded as such: a Judge
+        # Card shows the settings the judge ran with, not `null`
+        self.options = {**default_settings(), **(tfidf or {})} if method == "tfidf" else {}
+        self.effective_args = {"tfidf": self.options or None}
 
     def _records(self, prompts: Sequence[str]) -> list[PredictionRecord]:
         asked = [
