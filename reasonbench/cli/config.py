@@ -266,14 +266,19 @@ def flat_keys(node: Any, prefix: str = "") -> Iterator[str]:
             yield from flat_keys(node._get_node(key), path + ".")
 
 
-def _has_key(cfg: DictConfig, key: str) -> bool:
+def _node_at(cfg: DictConfig, key: str) -> Any:
+    """The node at dotted ``key`` (a mandatory ``???`` value's included), or ``None``."""
     node: Any = cfg
     for part in key.split("."):
         # ``part in node`` is False for a mandatory (???) value: look at the keys themselves
         if not isinstance(node, DictConfig) or part not in node.keys():  # noqa: SIM118
-            return False
+            return None
         node = node._get_node(part)
-    return True
+    return node
+
+
+def _has_key(cfg: DictConfig, key: str) -> bool:
+    return _node_at(cfg, key) is not None
 
 
 # Free-form mappings whose keys only their consumer knows: the arguments of your own judge
@@ -485,11 +490,7 @@ _ALIAS = re.compile(r"\$\{([\w.]+)\}")  # a value that is one interpolation of a
 
 def _raw(cfg: DictConfig, key: str) -> Any:
     """The value of ``key`` as written (an interpolation unresolved), or ``None``."""
-    node: Any = cfg
-    for part in key.split("."):
-        if not isinstance(node, DictConfig) or part not in node.keys():  # noqa: SIM118
-            return None
-        node = node._get_node(part)
+    node = _node_at(cfg, key)
     return node._value() if hasattr(node, "_value") else None
 
 

@@ -27,7 +27,7 @@ from reasonbench.judges.answering import Output, ask_judge
 from reasonbench.judges.base import Judge
 from reasonbench.plugins import loaded_plugins
 from reasonbench.predictions import JsonlWriter
-from reasonbench.predictions.answers import answer_record
+from reasonbench.predictions.answers import row_record
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.progress import Progress
 from reasonbench.serve import Usage
@@ -70,15 +70,8 @@ def _labels(rows: Sequence[Mapping[str, Any]]) -> dict[str, frozenset[str]]:
 def _record(
     row: Mapping[str, Any], judge: Judge, seed: int, said: Output, labels: frozenset[str]
 ) -> PredictionRecord:
-    return answer_record(
-        example_id=row["id"],
-        method=judge.name,
-        seed=seed,
-        split=row["split"],
-        target=judge.target,
-        raw_output=said.raw,
-        answer=parse_target(judge.target, said.text, labels),
-    )
+    answer = parse_target(judge.target, said.text, labels)
+    return row_record(row, judge.name, seed, judge.target, said.raw, answer)
 
 
 def evaluate(

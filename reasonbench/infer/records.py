@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from reasonbench.core.sources import GNA
-from reasonbench.predictions.answers import answer_record
+from reasonbench.predictions.answers import row_record
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.targets import parse_target
 
@@ -22,14 +22,14 @@ def make_record(
 ) -> PredictionRecord:
     """One record; a parse failure keeps the raw output and nulls every predicted field."""
     confidence = entry.get(confidence_source)
-    return answer_record(
-        example_id=row["id"],
-        method=method,
-        seed=seed,
-        split=row["split"],
-        target=target,
-        raw_output=entry["raw_output"],
-        answer=parse_target(target, entry["raw_output"], labels, GNA),
+    answer = parse_target(target, entry["raw_output"], labels, GNA)
+    return row_record(
+        row,
+        method,
+        seed,
+        target,
+        entry["raw_output"],
+        answer,
         confidence=None if confidence is None else float(confidence),
         # the source labels every record of the run, also those without a value (a verdict that
         # did not parse has no verdict-token probability), so thresholds are fitted per source

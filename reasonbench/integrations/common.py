@@ -22,7 +22,7 @@ from reasonbench.analysis.metrics import METRICS, applicable
 from reasonbench.analysis.scoring import carried, score
 from reasonbench.io import data_identity, read_manifest, read_split
 from reasonbench.models.prompting import model_input
-from reasonbench.predictions.answers import answer_record
+from reasonbench.predictions.answers import row_record
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.targets import get_target, parse_target
 
@@ -100,7 +100,7 @@ def answer_text(raw: str, target: str, trim: bool) -> str:
     """The text the frozen parser reads: with ``trim``, a leading reasoning block dropped and
     cut to the target's lines (as ``evaluate`` reads its judges); else the whole output (as
     ``predict`` reads a trained run)."""
-    from reasonbench.judges.hf import trim_answer
+    from reasonbench.targets.trim import trim_answer
 
     return trim_answer(raw, target) if trim else raw
 
@@ -111,15 +111,7 @@ def harness_record(
     """One harness output as a prediction record: ``raw_output`` kept whole, the rest decided by
     the target's frozen strict parser."""
     answer = parse_target(target, answer_text(raw, target, trim), _labels(row["stratum"]))
-    return answer_record(
-        example_id=row["id"],
-        method=method,
-        seed=seed,
-        split=row["split"],
-        target=target,
-        raw_output=raw,
-        answer=answer,
-    )
+    return row_record(row, method, seed, target, raw, answer)
 
 
 def metric_names(target: str) -> list[str]:

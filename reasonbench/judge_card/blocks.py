@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from reasonbench.invariance.report import Estimate
-from reasonbench.reports.render import UNDEFINED, Table
+from reasonbench.reports.render import UNDEFINED, Table, fmt
 
 __all__ = ["UNDEFINED", "Block", "Figure", "Heading", "Para", "est", "rate", "show"]
 
@@ -39,17 +39,11 @@ def rate(value: float | None) -> str:
 def show(value: object) -> str:
     """A configuration or data value as a reader expects it, never a Python repr: yes/no,
     ``—`` for null or empty, ``key: value`` lists, plain numbers."""
-    if value is None:
-        return UNDEFINED
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, float):
-        return f"{value:g}"
     if isinstance(value, dict):
         return "; ".join(f"{k}: {show(v)}" for k, v in value.items()) or UNDEFINED
     if isinstance(value, list | tuple | set | frozenset):
         return ", ".join(show(v) for v in value) or UNDEFINED
-    return str(value) or UNDEFINED
+    return fmt(value, None) or UNDEFINED
 
 
 def est(e: Estimate, percent: bool = True) -> str:

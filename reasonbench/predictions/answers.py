@@ -9,13 +9,15 @@ carries. Which component produced the revised verdict (``verdict_source``) is th
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from reasonbench.core.sources import GNA, mask_members
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.targets import ParseResult, get_target
 from reasonbench.targets.base import ParseFailure
 
-__all__ = ["answer_record"]
+__all__ = ["answer_record", "row_record"]
 
 
 def answer_record(
@@ -54,3 +56,19 @@ def answer_record(
         # an unparsed answer has no derived verdict; the model is what failed
         verdict_source="model" if parsed is None else get_target(target).verdict_source,
     )
+
+
+def row_record(
+    row: Mapping[str, Any],
+    method: str,
+    seed: int,
+    target: str,
+    raw_output: str,
+    answer: ParseResult,
+    **more: Any,
+) -> PredictionRecord:
+    """:func:`answer_record` of one benchmark row: its ``id`` and ``split`` name the record."""
+    return answer_record(
+        example_id=row["id"], split=row["split"], method=method, seed=seed, target=target,
+        raw_output=raw_output, answer=answer, **more,
+    )  # fmt: skip

@@ -55,6 +55,15 @@ def _no_data(ax: object, why: str) -> None:
     ax.set_yticks([])  # type: ignore[attr-defined]
 
 
+def _empty(out: OutputDir, rel: str, title: str, why: str, size: tuple[float, float]) -> bool:
+    """A figure that says why it has no data (a report never drops a figure); ``False``."""
+    fig, ax = plt.subplots(figsize=size)
+    ax.set_title(title)
+    _no_data(ax, why)
+    _save(fig, out, rel)
+    return False
+
+
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 
 
@@ -155,11 +164,8 @@ def forest(view: View, out: OutputDir, rel: str) -> bool:
     differences (a − b, after − before; points, with a zero line) below."""
     estimates, differences = _estimates(view), _differences(view)
     if not estimates and not differences:
-        fig, ax = plt.subplots(figsize=(6.5, 2.5))
-        ax.set_title("Estimates and differences (95% hierarchical-bootstrap CI)")
-        _no_data(ax, "no method on a bootstrapped split")
-        _save(fig, out, rel)
-        return False
+        title = "Estimates and differences (95% hierarchical-bootstrap CI)"
+        return _empty(out, rel, title, "no method on a bootstrapped split", (6.5, 2.5))
     heights = [max(len(estimates), 1), max(len(differences), 1)]
     fig, (top, bottom) = plt.subplots(
         2, 1, figsize=(6.5, 0.28 * sum(heights) + 2.2), height_ratios=heights,
@@ -209,11 +215,8 @@ def consistency_bars(view: View, out: OutputDir, rel: str) -> bool:
     kinds = [k for k in ordered_kinds(found)
              if any(_consistency(e, POOLED, k) is not None for e in methods.values())]  # fmt: skip
     if not methods or not kinds:
-        fig, ax = plt.subplots(figsize=(6.5, 3.6))
-        ax.set_title("Paired consistency per control and stratum")
-        _no_data(ax, "no method predicted the locked controls")
-        _save(fig, out, rel)
-        return False
+        title = "Paired consistency per control and stratum"
+        return _empty(out, rel, title, "no method predicted the locked controls", (6.5, 3.6))
     fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels) + 1.5, 3.6),
                              sharey=True, squeeze=False, layout="constrained")  # fmt: skip
     width = 0.8 / len(methods)

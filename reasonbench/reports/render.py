@@ -35,13 +35,15 @@ DECIMALS = 2
 RATE_DECIMALS = DECIMALS + 2
 
 
-def fmt(value: Cell, digits: int = DECIMALS) -> str:
+def fmt(value: object, digits: int | None = DECIMALS) -> str:
+    """A scalar as a reader expects it: ``—`` for null, yes/no, a float to ``digits`` decimals
+    (``None``: its shortest form, ``0.3``), anything else as its text."""
     if value is None:
         return UNDEFINED
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):
-        return f"{value:.{digits}f}"
+        return f"{value:g}" if digits is None else f"{value:.{digits}f}"
     return str(value)
 
 

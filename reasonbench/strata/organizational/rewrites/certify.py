@@ -17,7 +17,8 @@ adjudicator reproduces every cell of the item's gold cube.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from reasonbench.core.cube import Cube, execute_cube
 from reasonbench.core.state import EvaluatorState
@@ -35,6 +36,9 @@ from reasonbench.strata.organizational.rewrites.wording import Wording
 from reasonbench.strata.organizational.schema import Clause
 
 __all__ = ["CertificationError", "Certifier", "canonical_norm", "canonical_scope"]
+
+
+T = TypeVar("T", Norm, Scope)
 
 
 class CertificationError(ValueError):
@@ -79,39 +83,40 @@ class Certifier:
         )
 
     def norm(self, norm: Norm) -> Norm:
-        """The rule as read back from its rewritten text (checks 1–3).
-
-        The reading of a text is cached (checks 1 and 3 depend on the text alone); check 2
-        compares it with *this* rule on every call, since another rule may render to the same
-        text and must not inherit a reading made for the first one."""
-        text = rule_text(self.clause, norm, self.wording)
-        cached = self._norms.get(text)
-        try:
-            parsed = self.parser.norm(text) if cached is None else cached
-        except (UnreadableText, AmbiguousText) as exc:
-            raise self._fail(str(exc)) from None
-        if canonical_norm(parsed) != canonical_norm(norm):  # every call: norms may share a text
-            raise self._fail(f"text reads as another rule: {parsed} != {norm}")
-        if cached is None:
-            if rule_text(self.clause, parsed, self.wording, reorder=False) != text:
-                raise self._fail(f"re-rendering the reading does not give the text {text!r}")
-            self._norms[text] = parsed
-        return parsed
+        """The rule as read back from its rewritten text (checks 1–3)."""
+        return self._read(norm, "rule", rule_text, self.parser.norm, canonical_norm, self._norms)
 
     def scope(self, scope: Scope) -> Scope:
         """The scope as read back from its rewritten text (checks as for :meth:`norm`)."""
-        text = scope_rule_text(self.clause, scope, self.wording)
-        cached = self._scopes.get(text)
+        return self._read(
+            scope, "scope", scope_rule_text, self.parser.scope, canonical_scope, self._scopes
+        )
+
+    def _read(
+        self,
+        item: T,
+        what: str,
+        render: Callable[..., str],
+        parse: Callable[[str], T],
+        canonical: Callable[[T], T],
+        cache: dict[str, T],
+    ) -> T:
+        """``item`` (a rule or a scope) as read back from its text. The reading of a text is
+        cached (checks 1 and 3 depend on the text alone); check 2 compares it with *this* item on
+        every call, since another item may render to the same text and must not inherit a
+        reading made for the first one."""
+        text = render(self.clause, item, self.wording)
+        cached = cache.get(text)
         try:
-            parsed = self.parser.scope(text) if cached is None else cached
+            parsed = parse(text) if cached is None else cached
         except (UnreadableText, AmbiguousText) as exc:
             raise self._fail(str(exc)) from None
-        if canonical_scope(parsed) != canonical_scope(scope):  # every call: scopes may share a text
-            raise self._fail(f"text reads as another scope: {parsed} != {scope}")
+        if canonical(parsed) != canonical(item):  # every call: items may share a text
+            raise self._fail(f"text reads as another {what}: {parsed} != {item}")
         if cached is None:
-            if scope_rule_text(self.clause, parsed, self.wording, reorder=False) != text:
+            if render(self.clause, parsed, self.wording, reorder=False) != text:
                 raise self._fail(f"re-rendering the reading does not give the text {text!r}")
-            self._scopes[text] = parsed
+            cache[text] = parsed
         return parsed
 
     def read_state(self, state: EvaluatorState[Any]) -> EvaluatorState[Any]:
