@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from reasonbench.core.sources import GNA
-from reasonbench.serve.wire import split_reasoning
 from reasonbench.targets import ParseResult, get_target, parse_target
+from reasonbench.targets.trim import split_reasoning
 
 __all__ = ["answer_keys", "lenient_parse", "whole_answer"]
 

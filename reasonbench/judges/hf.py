@@ -26,8 +26,7 @@ from reasonbench.judges.answering import Output
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
 from reasonbench.judges.prompting import Prompter, fewshot_examples
 from reasonbench.models.kernels import PORTABLE
-from reasonbench.serve.wire import split_reasoning
-from reasonbench.targets import get_target
+from reasonbench.targets.trim import trim_answer
 
 if TYPE_CHECKING:  # torch loads with the first model, not with the judge registry
     from reasonbench.infer.decode import Chooser
@@ -37,22 +36,9 @@ __all__ = [
     "hf_zero_shot",
     "load_causal_lm",
     "model_identity",
-    "trim_answer",
-    "trim_lines",
 ]
 
 GREEDY = Decoding()
-
-
-def trim_lines(text: str, target: str) -> str:
-    """The first non-empty lines the target has."""
-    lines = [line for line in text.strip().split("\n") if line.strip()]
-    return "\n".join(lines[: get_target(target).lines])
-
-
-def trim_answer(text: str, target: str) -> str:
-    """A leading ``<think>`` block dropped, then the first non-empty lines the target has."""
-    return trim_lines(split_reasoning(text)[0], target)
 
 
 def load_causal_lm(path: str | Path, dtype: str = "fp32", device: str = "auto") -> tuple[Any, Any]:

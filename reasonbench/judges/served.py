@@ -25,9 +25,9 @@ from typing import Any
 from reasonbench.cache import content_key
 from reasonbench.judges.answering import Output, Progress
 from reasonbench.judges.base import Decoding, JudgeError, check_target, register_judge
-from reasonbench.judges.hf import trim_lines
 from reasonbench.judges.prompting import Prompter, fewshot_examples
 from reasonbench.serve import Client, Endpoint, Prices, Reply, RetryPolicy, Sampling, Usage
+from reasonbench.targets.trim import trim_lines
 
 __all__ = ["ServedJudge", "openai_judge", "sampling_of"]
 

@@ -14,39 +14,22 @@ a reply that did reason, an estimate by character share (``reasoning_tokens_esti
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from reasonbench.cache import content_key
 from reasonbench.serve.config import Endpoint, Sampling
+from reasonbench.targets.trim import split_reasoning
 
 __all__ = ["BadResponse", "Message", "Reply", "request_body", "request_key", "split_reasoning"]
 
 Message = Mapping[str, str]
 Input = str | Sequence[Message]  # a prompt, or chat messages
 
-THINK = re.compile(r"\A\s*(?:<think>)?(.*?)</think>\s*", re.DOTALL)
-OPEN_THINK = re.compile(r"\A\s*<think>(.*)\Z", re.DOTALL)
-
 
 class BadResponse(ValueError):
     """A 200 response that is not the JSON the API promises (truncated, wrong shape)."""
-
-
-def split_reasoning(content: str) -> tuple[str, str | None]:
-    """(answer, reasoning): a leading ``<think>…</think>`` block (its opening tag may be in the
-    prompt, as Qwen3's template puts it) is reasoning; a ``<think>`` never closed (cut by the
-    token budget) leaves no answer. Content without a think block is returned unchanged; the
-    reasoning is returned stripped."""
-    match = THINK.match(content)
-    if match:
-        return content[match.end() :], match.group(1).strip()
-    unclosed = OPEN_THINK.match(content)
-    if unclosed:
-        return "", unclosed.group(1).strip()
-    return content, None
 
 
 def messages_of(item: Input, api: str) -> Any:

@@ -13,8 +13,8 @@ import pytest
 from reasonbench.cli.main import main
 from reasonbench.evaluate import EvaluateSettings, evaluate
 from reasonbench.judges.answering import Output
-from reasonbench.judges.hf import trim_answer
 from reasonbench.predictions import load_predictions, read_predictions
+from reasonbench.targets.trim import trim_answer
 
 SPLITS = "splits=[test_locked,controls_locked]"
 

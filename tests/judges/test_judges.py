@@ -19,9 +19,9 @@ from reasonbench.judges import (
     registered_judges,
 )
 from reasonbench.judges.base import register_judge
-from reasonbench.judges.hf import trim_answer
 from reasonbench.strata.organizational.model import LABELS
 from reasonbench.targets import TARGETS, parse_target
+from reasonbench.targets.trim import trim_answer
 
 TFIDF = {"ngram": [2, 3], "max_features": 5000}
 

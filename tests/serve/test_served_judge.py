@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from reasonbench.judges import Judge, instruction, make_judge
-from reasonbench.judges.hf import trim_answer
+from reasonbench.targets.trim import trim_answer
 from tests.serve.servers import TinyServer
 
 
