@@ -1,6 +1,6 @@
 """The protocol's dress rehearsal on CPU: every run of the paper protocol, end to end, in minutes.
 
-``REHEARSAL=1 bash scripts/reproduce_paper.sh`` (or ``python -m reasonbench.cli.rehearsal``)
+``REHEARSAL=1 bash scripts/reproduce_paper.sh`` (or ``python -m reasonbench.rehearsal``)
 generates ``benchmark=small``, then runs the sweeps of :func:`reasonbench.train.protocol.protocol`
 with both model roles mapped to the tiny model (``conf/model/tiny_1.7b.yaml``,
 ``tiny_0.6b.yaml``): all 4 targets x 5 seeds for both roles, permutation augmentation x 3 seeds,

@@ -19,10 +19,10 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-.venv/bin/python}
 
-if [[ "${REHEARSAL:-0}" == 1 ]]; then  # reasonbench/cli/rehearsal.py; outputs in REHEARSAL_DIR
+if [[ "${REHEARSAL:-0}" == 1 ]]; then  # reasonbench/rehearsal.py; outputs in REHEARSAL_DIR
     args=(--root "${REHEARSAL_DIR:-runs/rehearsal}" --scale "${REHEARSAL_SCALE:-full}")
     if [[ -n "${LAUNCHER:-}" ]]; then args+=(--launcher "$LAUNCHER"); fi
-    exec "$PYTHON" -m reasonbench.cli.rehearsal "${args[@]}"
+    exec "$PYTHON" -m reasonbench.rehearsal "${args[@]}"
 fi
 
 NUM_GPUS=${NUM_GPUS:-1}

@@ -12,7 +12,10 @@ from omegaconf import DictConfig, OmegaConf
 from reasonbench.cli.hydra_app import CONF_DIR, add_hydra_parsers, fail
 from reasonbench.io import CARDINALITY_DIR, MANIFEST, write_bytes
 
-MANIFESTS = CONF_DIR.parent / "data" / "manifests"
+MANIFESTS = CONF_DIR.parent / "data" / "manifests"  # the committed ones verify reads by default
+# where freeze=true writes: data/manifests of the working directory, never the installed package's
+# (from the checkout's root, as maintainers run it, the same directory)
+FROZEN = Path("data") / "manifests"
 
 
 def run_generate(cfg: DictConfig) -> int:
@@ -35,11 +38,11 @@ def run_generate(cfg: DictConfig) -> int:
     )
     if cfg.get("freeze"):
         out = Path(cfg.out_dir)
-        write_bytes(MANIFESTS / f"{spec.name}.json", (out / MANIFEST).read_bytes())
+        write_bytes(FROZEN / f"{spec.name}.json", (out / MANIFEST).read_bytes())
         card = out / CARDINALITY_DIR / MANIFEST
         if card.is_file():
-            write_bytes(MANIFESTS / f"{spec.name}-cardinality.json", card.read_bytes())
-        print(f"froze manifests into {MANIFESTS}")
+            write_bytes(FROZEN / f"{spec.name}-cardinality.json", card.read_bytes())
+        print(f"froze manifests into {FROZEN.resolve()}")
     return 0
 
 

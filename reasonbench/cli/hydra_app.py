@@ -19,7 +19,6 @@ for one release: each is rewritten to its key (``cube=F``) with one deprecation 
 
 from __future__ import annotations
 
-import argparse
 import shlex
 import sys
 from collections.abc import Callable, Mapping, Sequence
@@ -333,23 +332,13 @@ def add_hydra_parsers(
     prefix: str = "",
     legacy: Mapping[str, LegacyFlags] | None = None,
 ) -> None:
-    """One subcommand per Hydra app (listed in the top-level help); all remaining arguments
-    are Hydra's. ``prefix``: the words before these subcommands (``"clauses "``); ``legacy``:
-    each command's deprecated ``--flags``."""
+    """One subcommand per Hydra app, listed in the top-level help; :func:`dispatch` runs it (the
+    one path: argparse only lists these, it never parses their arguments, which are Hydra's).
+    ``prefix``: the words before these subcommands (``"clauses "``); ``legacy``: each command's
+    deprecated ``--flags``."""
     for sub, (fn, helptext) in commands.items():
         name = prefix + sub
         HYDRA_APPS[name] = (fn, helptext)
         if legacy and sub in legacy:
             LEGACY_FLAGS[name] = legacy[sub]
-        parser = subparsers.add_parser(
-            sub,
-            help=helptext,
-            add_help=False,
-            description=helptext + "; run with --help for its keys",
-        )
-        parser.add_argument("overrides", nargs=argparse.REMAINDER)
-        parser.set_defaults(
-            handler=lambda a, n=name, f=fn, h=helptext: run_hydra(
-                n, f, a.overrides, h, LEGACY_FLAGS.get(n)
-            )
-        )
+        subparsers.add_parser(sub, help=helptext, add_help=False)

@@ -295,14 +295,18 @@ class GenerateSchema:
     progress: bool = key(True, _PROGRESS)
     cardinality: bool = key(True, "also write the post-freeze cardinality experiment")
     freeze: bool = key(
-        False, "copy the manifests into data/manifests (maintainers, when the benchmark changes)"
+        False,
+        "copy the manifests into data/manifests of the working directory (maintainers, from the "
+        "checkout, when the benchmark changes)",
     )
 
 
 @dataclass
 class AuditSchema:
     data_dir: str = key("data/reasonbench", _DATA_DIR)
-    audit_dir: str | None = key(None, "default: results/audit/<benchmark name>")
+    audit_dir: str | None = key(
+        None, "default: results/audit/<benchmark name> of the working directory"
+    )
     overwrite: bool = key(False, _OVERWRITE)
     workers: int = key(2, "processes; the report is the same for any value")
     progress: bool = key(True, _PROGRESS)
@@ -451,7 +455,7 @@ class AnalyzeSchema:
         "paired comparisons (name, a, b, family, split, by)",
     )
     # the main job's committed runs (the CPU rehearsal points them at its stand-in runs,
-    # reasonbench/cli/rehearsal.py)
+    # reasonbench/rehearsal.py)
     cpu_models: dict[str, str] = key(
         {"cube": "small_cpu-cube", "direct_receipt": "small_cpu-direct_receipt"},
         "the CPU receipt predictors the cpu comparisons name",

@@ -42,7 +42,7 @@ def test_a_plugin_package_runs_the_whole_pipeline(tmp_path: Path) -> None:
     steps = [
         ["generate", "plugins=[rb_toys.stratum,rb_toys.control]", "benchmark=toy_small",
          "benchmark.controls.kinds=[inverse,echo]", "out_dir=rb", "workers=1", "progress=false",
-         "cardinality=false"],
+         "cardinality=false", "freeze=true"],
         # no plugins=: audit loads the two the benchmark's MANIFEST.json recorded
         ["audit", "data_dir=rb", "audit_dir=audit", "workers=1", "progress=false"],
         ["baselines", "plugins=[rb_toys.baseline]", "data_dir=rb", "out_dir=preds",
@@ -57,6 +57,12 @@ def test_a_plugin_package_runs_the_whole_pipeline(tmp_path: Path) -> None:
     done = run([sys.executable, "-c", STEPS, json.dumps(steps)], tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]
     manifest = json.loads((tmp_path / "rb" / "MANIFEST.json").read_text())
+    # freeze=true writes data/manifests of the working directory, not the package's
+    frozen = tmp_path / "data" / "manifests" / "toy_small.json"
+    assert frozen.read_bytes() == (tmp_path / "rb" / "MANIFEST.json").read_bytes()
+    assert not (
+        Path(__file__).resolve().parents[2] / "data" / "manifests" / "toy_small.json"
+    ).exists()
     assert [p["module"] for p in manifest["plugins"]] == ["rb_toys.control", "rb_toys.stratum"]
     assert json.loads((tmp_path / "audit" / "AUDIT.json").read_text())["passed"]
     metrics = json.loads((tmp_path / "metrics.json").read_text())

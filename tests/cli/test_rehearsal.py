@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from reasonbench.cli.config import compose
-from reasonbench.cli.rehearsal import (
+from reasonbench.rehearsal import (
     SCALES,
     STAND_INS,
     method_of,
