@@ -1,7 +1,7 @@
-"""``python -m reasonbench``: the same as the ``reasonbench`` console script."""
+"""``python -m reasonbench``: the same as the ``reasonbench`` console script (Ctrl-C included)."""
 
 import sys
 
-from reasonbench.cli.main import main
+from reasonbench.cli.entry import main
 
 sys.exit(main())

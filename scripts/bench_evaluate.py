@@ -155,7 +155,7 @@ def bench_tiny_server(data_dir: Path | None, n: int) -> list[str]:
     if data_dir is None or not (data_dir / "train.parquet").is_file():
         data_dir = work / "rb"
         subprocess.run(
-            [sys.executable, "-m", "reasonbench.cli.main", "generate", "benchmark=small",
+            [sys.executable, "-m", "reasonbench", "generate", "benchmark=small",
              f"out_dir={data_dir}", "progress=false", "workers=1"],
             check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip

@@ -56,7 +56,7 @@ def benchmark_dir(path: str | None) -> Path:
     out = Path("/tmp/reasonbench-bench-small")
     if not (out / "MANIFEST.json").is_file():
         subprocess.run(
-            [sys.executable, "-m", "reasonbench.cli.main", "generate", "benchmark=small",
+            [sys.executable, "-m", "reasonbench", "generate", "benchmark=small",
              f"out_dir={out}", "progress=false", "cardinality=false"],
             check=True,
         )  # fmt: skip

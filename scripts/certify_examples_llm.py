@@ -81,7 +81,7 @@ def tiny_model(work: Path) -> Path:
     bench = work / "rb"
     if not (bench / "MANIFEST.json").is_file():
         subprocess.run(
-            [sys.executable, "-m", "reasonbench.cli.main", "generate", "benchmark=small",
+            [sys.executable, "-m", "reasonbench", "generate", "benchmark=small",
              f"out_dir={bench}", "progress=false", "workers=1"],
             check=True, stdout=subprocess.DEVNULL,
         )  # fmt: skip

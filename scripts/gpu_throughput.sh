@@ -50,7 +50,7 @@ else
 fi
 
 if [[ ! -f "$WORK/rb-small/MANIFEST.json" ]]; then  # ~10 s
-    timeout 180 "$PYTHON" -m reasonbench.cli.main generate benchmark=small out_dir="$WORK/rb-small" \
+    timeout 180 "$PYTHON" -m reasonbench generate benchmark=small out_dir="$WORK/rb-small" \
         progress=false cardinality=false workers="$WORKERS"
 fi
 timeout 420 "$PYTHON" scripts/bench_train.py \

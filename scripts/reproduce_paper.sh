@@ -39,16 +39,16 @@ fi
 
 if [[ "$NUM_GPUS" -gt 1 ]]; then
     LAUNCH=("$PYTHON" -m accelerate.commands.launch --multi_gpu --num_processes "$NUM_GPUS"
-            -m reasonbench.cli.main)
+            -m reasonbench)
 else
-    LAUNCH=("$PYTHON" -m reasonbench.cli.main)
+    LAUNCH=("$PYTHON" -m reasonbench)
 fi
 
 if [[ ! -f "$DATA_DIR/MANIFEST.json" ]]; then
     echo "== generate the benchmark"
-    "$PYTHON" -m reasonbench.cli.main generate out_dir="$DATA_DIR" workers="$(nproc)"
+    "$PYTHON" -m reasonbench generate out_dir="$DATA_DIR" workers="$(nproc)"
 fi
-"$PYTHON" -m reasonbench.cli.main verify data_dir="$DATA_DIR"
+"$PYTHON" -m reasonbench verify data_dir="$DATA_DIR"
 
 runs=$("$PYTHON" -m reasonbench.train.protocol --list)
 total=$(wc -l <<<"$runs")
@@ -61,6 +61,6 @@ while read -r -a overrides; do
 done <<<"$runs"
 
 echo "== analyze and tables"
-"$PYTHON" -m reasonbench.cli.main baselines data_dir="$DATA_DIR"
-"$PYTHON" -m reasonbench.cli.main analyze data_dir="$DATA_DIR"
-"$PYTHON" -m reasonbench.cli.main tables data_dir="$DATA_DIR"
+"$PYTHON" -m reasonbench baselines data_dir="$DATA_DIR"
+"$PYTHON" -m reasonbench analyze data_dir="$DATA_DIR"
+"$PYTHON" -m reasonbench tables data_dir="$DATA_DIR"

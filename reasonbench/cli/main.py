@@ -66,7 +66,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return guarded(argv[0] if argv else "", lambda: int(args.handler(args)))
 
 
-if __name__ == "__main__":
-    from reasonbench.cli.entry import main as entry
-
-    sys.exit(entry())
+if __name__ == "__main__":  # the console script and `python -m reasonbench` add Ctrl-C's one line
+    sys.exit(main())
