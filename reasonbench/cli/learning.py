@@ -1,4 +1,5 @@
-"""``reasonbench train | predict``: LoRA receipt predictors and batched greedy inference."""
+"""``reasonbench train | predict | export-model``: LoRA receipt predictors, batched greedy
+inference, and a trained run as a model directory any tool loads."""
 
 from __future__ import annotations
 
@@ -62,11 +63,33 @@ def run_predict(cfg: DictConfig) -> int:
     return 0
 
 
+def run_export_model(cfg: DictConfig) -> int:
+    from pathlib import Path
+
+    from reasonbench.io import OutputError
+    from reasonbench.models.export import ExportError, export_model
+
+    data_dir = Path(cfg.data_dir) if cfg.data_dir else None
+    try:
+        record = export_model(Path(cfg.run), Path(cfg.out_dir), data_dir, bool(cfg.overwrite))
+    except (ExportError, OutputError) as exc:
+        return fail("export-model", str(exc))
+    print(
+        f"{record['method']} seed {record['seed']} ({record['tuning']}, merged): a Hugging Face "
+        f"model directory -> {cfg.out_dir}"
+    )
+    return 0
+
+
 COMMANDS = {
     "train": (run_train, "LoRA-train one model x target x seed; resumes after a kill (Hydra)"),
     "predict": (
         run_predict,
         "batched greedy decoding of a trained run -> prediction records, cached (Hydra)",
+    ),
+    "export-model": (
+        run_export_model,
+        "a trained run as a Hugging Face model directory, merged, for any tool (Hydra)",
     ),
 }
 

@@ -529,8 +529,14 @@ def _card_settings() -> type:
 
 
 @dataclass
-class JudgeCardSchema(_card_settings()):  # type: ignore[misc]
+class _AuditedJudge:
     judge: JudgeSchema = group(JudgeSchema, "the judge audited (conf/judge/)")
+
+
+# the judge group first, as the composed config has it (a dataclass collects its bases' fields
+# from the last base to the first), then the card's settings, then the command's own keys
+@dataclass
+class JudgeCardSchema(_card_settings(), _AuditedJudge):  # type: ignore[misc]
     data_dir: str = key("data/reasonbench", _DATA_DIR)
     out_dir: str = key("results/judge_cards/${judge.name}", "where the card goes")
     overwrite: bool = key(False, _OVERWRITE)
@@ -673,6 +679,18 @@ class ReceiptSchema:
 
 
 @dataclass
+class ExportModelSchema:
+    run: str = key(
+        help="a finished `reasonbench train` run directory (models/small_cpu-cube/seed0)"
+    )
+    out_dir: str = key(help="the Hugging Face model directory to write (replaced whole)")
+    data_dir: str | None = key(
+        None, "where a tiny base is rebuilt from if the run's backbone is gone (null: the run's)"
+    )
+    overwrite: bool = key(False, _OVERWRITE)
+
+
+@dataclass
 class VerifySchema:
     benchmark: dict[str, Any] = group(
         help="its committed manifest: data/manifests/<benchmark name>.json"
@@ -748,6 +766,7 @@ for _name, _schema in (
     ("predict", PredictSchema),
     ("certify", CertifySchema),
     ("export_lm_eval", ExportLmEvalSchema),
+    ("export_model", ExportModelSchema),
     (
         "import_lm_eval",
         _import_logs(
