@@ -16,28 +16,42 @@ from reasonbench.models.prompting import model_input
 from reasonbench.predictions.io import read_predictions
 from tests.train.helpers import tiny_overrides
 
-N = 12  # locked-test prompts decoded both ways
+N = 12  # prompts decoded both ways (predict decodes the small build's shift_operator split: 40)
 
 
+@pytest.fixture(scope="module")
+def full_run(small_bench: Path, tiny_cache: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished run of ``model.tuning=full`` (one step): saved whole, no adapter."""
+    from reasonbench.train import train
+    from tests.train.helpers import composed
+
+    run_dir = tmp_path_factory.mktemp("full-run") / "tiny-cube-full"
+    extra = ["model.tuning=full", "optim.max_steps=1", "optim.batch_size=8", f"out_dir={run_dir}"]
+    assert train(composed("train", tiny_overrides(small_bench, tiny_cache, *extra)))["finished"]
+    return run_dir
+
+
+@pytest.mark.parametrize("tuning", ["lora", "full"])
 def test_an_exported_run_decodes_what_predict_decodes(
-    small_bench: Path, tiny_cache: Path, tiny_cube_run: Path, tmp_path: Path
-) -> None:
+    tuning: str, small_bench: Path, tiny_cache: Path, request: pytest.FixtureRequest,
+    tmp_path: Path,
+) -> None:  # fmt: skip
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    out = tmp_path / "exported"
-    assert main(["export-model", f"run={tiny_cube_run}", f"out_dir={out}"]) == 0
-    record = json.loads((out / EXPORT_FILE).read_text())
-    assert record["tuning"] == "lora" and record["target"] == "cube"
-    preds = tmp_path / "preds.jsonl"
-    extra = [f"run_dir={tiny_cube_run}", f"out={preds}", f"cache_dir={tmp_path / 'cache'}",
-             "splits=[test_locked]", "batch_size=4"]  # fmt: skip
-    assert main(["predict", *tiny_overrides(small_bench, tiny_cache, *extra)]) == 0
     from reasonbench.io import read_split
 
-    prompts = {
-        r["id"]: r["prompt"] for r in read_split(small_bench, "test_locked", ["id", "prompt"])
-    }
+    run = request.getfixturevalue("tiny_cube_run" if tuning == "lora" else "full_run")
+    out = tmp_path / "exported"
+    assert main(["export-model", f"run={run}", f"out_dir={out}"]) == 0
+    record = json.loads((out / EXPORT_FILE).read_text())
+    assert record["tuning"] == tuning and record["target"] == "cube"
+    preds = tmp_path / "preds.jsonl"
+    extra = [f"run_dir={run}", f"out={preds}", f"cache_dir={tmp_path / 'cache'}",
+             "splits=[shift_operator]", "batch_size=8", f"model.tuning={tuning}"]  # fmt: skip
+    assert main(["predict", *tiny_overrides(small_bench, tiny_cache, *extra)]) == 0
+    rows = read_split(small_bench, "shift_operator", ["id", "prompt"])
+    prompts = {r["id"]: r["prompt"] for r in rows}
     records = read_predictions(preds)[:N]
     tokenizer = AutoTokenizer.from_pretrained(out, local_files_only=True)
     model = AutoModelForCausalLM.from_pretrained(out, local_files_only=True).eval()
