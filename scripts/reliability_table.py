@@ -455,6 +455,11 @@ CASES: tuple[Case, ...] = (
     Case("inputs", "no benchmark where data_dir points", ("audit", "data_dir=<tmp>/absent")),
     Case(
         "inputs",
+        "a model export of a directory that is not a finished run",
+        ("export-model", "run=<tmp>", "out_dir=<tmp>/exported"),
+    ),
+    Case(
+        "inputs",
         "no benchmark for the baselines",
         ("baselines", "data_dir=<tmp>/absent", "out_dir=<tmp>/p"),
     ),
