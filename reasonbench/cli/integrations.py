@@ -38,7 +38,13 @@ def run_export_lm_eval(cfg: DictConfig) -> int:
 
 
 def _import(command: str, harness: str, cfg: DictConfig) -> int:
-    from reasonbench.integrations.logs import READERS, ImportSettings, import_logs, record_file
+    from reasonbench.integrations.logs import (
+        READERS,
+        ImportSettings,
+        LogsRead,
+        import_logs,
+        record_file,
+    )
 
     if OmegaConf.is_missing(cfg, "log"):
         return fail(command, "set log=... (the harness's log to import), in the command line")
@@ -49,7 +55,15 @@ def _import(command: str, harness: str, cfg: DictConfig) -> int:
         int(cfg.seed),
         bool(cfg.overwrite),
     )
-    done = import_logs(READERS.get(harness)(Path(cfg.log)), settings, command)
+    read = LogsRead.of(READERS.get(harness)(Path(cfg.log)))
+    if not read.logs:
+        said = read.skipped_line()
+        return fail(
+            command, f"no log of a reasonbench task in {cfg.log}" + (f" ({said})" if said else "")
+        )
+    done = import_logs(read.logs, settings, command)
+    if read.skipped:
+        print(read.skipped_line())
     for item in done:
         log, n = item.log, len(item.records)
         where = settings.predictions_dir / item.method / record_file(log.split, settings.seed)

@@ -39,6 +39,7 @@ from reasonbench.targets import get_target
 
 __all__ = [
     "READERS",
+    "LogsRead",
     "record_file",
     "summary_file",
     "ImportSettings",
@@ -76,7 +77,27 @@ class TaskLog:
     settings: dict[str, Any] = field(default_factory=dict)  # what else the log says of the run
 
 
-Reader = Callable[[Path], list[TaskLog]]
+@dataclass(frozen=True)
+class LogsRead:
+    """What a reader found: the reasonbench tasks' logs, and what it skipped as another task's
+    (a log directory is often shared: inspect's ``./logs``, an lm_eval run of several tasks)."""
+
+    logs: list[TaskLog]
+    skipped: list[str] = field(default_factory=list)  # "<file> (task '<name>')"
+
+    @classmethod
+    def of(cls, read: LogsRead | list[TaskLog]) -> LogsRead:
+        """A reader's result (a plain list, from a reader that skips nothing)."""
+        return read if isinstance(read, LogsRead) else cls(list(read))
+
+    def skipped_line(self) -> str | None:
+        """The one line that lists what was skipped, or ``None``."""
+        if not self.skipped:
+            return None
+        return f"skipped {len(self.skipped)} log(s) of other tasks: {_examples(self.skipped)}"
+
+
+Reader = Callable[[Path], "LogsRead | list[TaskLog]"]
 READERS: Registry[Reader] = Registry("harness log reader")
 
 
@@ -144,13 +165,22 @@ def _lm_eval_samples(results: Path, task: str) -> Path:
 
 
 def _lm_eval_outputs(path: Path) -> Iterator[tuple[str, str]]:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for number, line in enumerate(lines, start=1):
         try:
             sample = json.loads(line)
+        except json.JSONDecodeError as exc:
+            # the last line of a file that does not end its line was cut while it was written
+            cut = number == len(lines) and not text.endswith("\n")
+            why = "the line is cut short (the file was truncated)" if cut else "not JSON"
+            raise LogError(f"{path}:{number}: {why}: {exc.msg} at column {exc.colno}") from None
+        try:
             example_id, output = sample["doc"]["id"], sample["filtered_resps"][0]
-        except (json.JSONDecodeError, KeyError, IndexError, TypeError):
+        except (KeyError, IndexError, TypeError):
             raise LogError(
-                f"{path}:{number}: not an lm-eval sample of a reasonbench task"
+                f"{path}:{number}: not an lm-eval sample of a reasonbench task (no doc.id or "
+                "filtered_resps)"
             ) from None
         if not isinstance(output, str):
             raise LogError(f"{path}:{number}: the response is {type(output).__name__}, not text")
@@ -158,11 +188,13 @@ def _lm_eval_outputs(path: Path) -> Iterator[tuple[str, str]]:
 
 
 @READERS.register("lm-eval")
-def read_lm_eval(path: Path) -> list[TaskLog]:
+def read_lm_eval(path: Path) -> LogsRead:
     """lm_eval's ``--output_path`` (every ``results_*.json`` under it) or one results file, with
-    its ``samples_<task>_<time>.jsonl`` beside it (``--log_samples``)."""
+    its ``samples_<task>_<time>.jsonl`` beside it (``--log_samples``); the other tasks of a run
+    are skipped."""
     what = "lm_eval's --output_path or a results_*.json in it"
     logs = []
+    skipped: list[str] = []
     for results in _files(path, "results_*.json", what):
         data = _results(results, what)
         config = data.get("config") or {}
@@ -174,7 +206,8 @@ def read_lm_eval(path: Path) -> list[TaskLog]:
             meta = task_config.get("metadata") if isinstance(task_config, dict) else None
             ours = meta.get("reasonbench") if isinstance(meta, dict) else None
             if ours is None:
-                continue  # another task of the same run
+                skipped.append(f"{results} (task {task!r})")  # another task of the same run
+                continue
             task_meta = _Task.of(ours, f"{results} ({task})")
             target = task_meta.target
             reported = data.get("results", {}).get(task, {})
@@ -208,14 +241,13 @@ def read_lm_eval(path: Path) -> list[TaskLog]:
                     settings,
                 )
             )
-    if not logs:
-        raise LogError(f"no reasonbench task in the lm-eval results under {path}")
-    return logs
+    return LogsRead(logs, skipped)  # none at all: the command's one line says what it skipped
 
 
 @READERS.register("inspect")
-def read_inspect(path: Path) -> list[TaskLog]:
-    """inspect's log directory (every ``*.eval`` under it) or one ``.eval``/``.json`` log."""
+def read_inspect(path: Path) -> LogsRead:
+    """inspect's log directory (every ``*.eval`` under it; the logs of other tasks skipped) or
+    one ``.eval``/``.json`` log (which must be the reasonbench task's)."""
     try:
         from inspect_ai.log import read_eval_log
     except ImportError:
@@ -223,15 +255,20 @@ def read_inspect(path: Path) -> list[TaskLog]:
             "reading an inspect log needs inspect_ai: pip install -c constraints.txt -e '.[inspect]'"
         ) from None
     logs = []
+    skipped: list[str] = []
     what = "an inspect log directory or a .eval file"
     for file in _files(path, "*.eval", what):
         try:
             log = read_eval_log(str(file))
         except Exception as exc:  # inspect raises many kinds for a file it cannot read
+            cause = " ".join(str(exc).split())[:200] or "no message"  # one line, the cause
             raise LogError(
-                f"{file}: not a readable inspect log ({type(exc).__name__}); give {what}"
+                f"{file}: not a readable inspect log ({type(exc).__name__}: {cause}); give {what}"
             ) from None
         ours = (log.eval.metadata or {}).get("reasonbench")
+        if ours is None and path.is_dir():  # inspect's ./logs holds every task's logs
+            skipped.append(f"{file} (task {log.eval.task!r})")
+            continue
         if ours is None:
             raise LogError(f"{file}: not a log of the reasonbench task (task {log.eval.task!r})")
         task_meta = _Task.of(ours, str(file))
@@ -264,7 +301,7 @@ def read_inspect(path: Path) -> list[TaskLog]:
                 settings,
             )
         )
-    return logs
+    return LogsRead(logs, skipped)
 
 
 @dataclass(frozen=True)
@@ -351,9 +388,18 @@ def convert(log: TaskLog, settings: ImportSettings, build_sha: str, method: str)
         raise LogError(f"{where}: example id(s) {_examples(unknown)} are not in split {log.split}")
     missing = [row["id"] for row in rows if row["id"] not in outputs]
     if missing:
-        raise LogError(
+        limit = log.settings.get("limit")
+        head = (
             f"{where} answers {len(ids)} of the {len(rows)} examples of split {log.split} "
-            f"(missing e.g. {_examples(missing)}): analyze scores whole splits, so run the "
+            f"(missing e.g. {_examples(missing)})"
+        )
+        if limit is None:  # the run asked for every example: its log lost some
+            raise LogError(
+                f"{head}: {len(missing)} sample(s) missing from a run without a limit; the log "
+                "is incomplete (a sample log cut short, or lines lost): rerun the harness"
+            )
+        raise LogError(
+            f"{head}: the run had limit={limit}; analyze scores whole splits, so run the "
             "harness without a limit"
         )
     records: list[PredictionRecord] = []

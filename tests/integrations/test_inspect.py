@@ -8,6 +8,7 @@ prints."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +89,33 @@ def test_scripted_answers_score_alike_in_inspect_and_analyze(
             TASK_FILE, task_args=args, model=scripted_model(Script(small_bench, target)),
             log_dir=str(tmp_path / "logs"), display="none",
         )  # fmt: skip
+    # inspect's ./logs is shared by every task: a log of another task there is skipped, named
+    from inspect_ai.log import write_eval_log
+
+    other = logs["cube"].model_copy(deep=True)
+    other.eval.task, other.eval.metadata = "someone_elses_task", {}
+    write_eval_log(other, str(tmp_path / "logs" / "other.eval"))
     preds = tmp_path / "predictions"
-    analyze, _ = import_and_analyze(small_bench, tmp_path / "logs", preds, "scripted", capsys)
+    analyze, printed = import_and_analyze(small_bench, tmp_path / "logs", preds, "scripted", capsys)
+    assert (
+        f"skipped 1 log(s) of other tasks: {tmp_path / 'logs' / 'other.eval'} (task "
+        "'someone_elses_task')\n"
+    ) in printed
     for target in TARGETS_ALL:
         assert_same(reported(logs[target]), analyze[f"scripted-{target}"][SPLIT])
+    # a log cut short names inspect's own reason, not only its exception's type
+    cut = tmp_path / "cut" / "run.eval"
+    cut.parent.mkdir()
+    cut.write_bytes(Path(str(logs["cube"].location)).read_bytes()[:300])
+    argv = ["import-inspect", f"log={cut}", f"data_dir={small_bench}",
+            f"predictions_dir={tmp_path / 'cut-preds'}"]  # fmt: skip
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert re.fullmatch(
+        rf"reasonbench import-inspect: error: {re.escape(str(cut))}: not a readable inspect log "
+        r"\(\w+: [^)]+.*\); give an inspect log directory or a \.eval file\n",
+        err,
+    ), err
     direct = analyze["scripted-direct_receipt"][SPLIT]
     assert direct["parse_failure_rate"] == pytest.approx(0.2)  # "I cannot tell.", 1 in 5
     assert all(v is not None for v in direct.values())  # every metric has examples to count

@@ -279,8 +279,29 @@ def test_import_refuses_what_analyze_could_not_trust(
     assert "was made on another build" in refused(results_file, other)
     (samples,) = logs.glob("samples_reasonbench_cube_*.jsonl")
     lines = samples.read_text().splitlines(keepends=True)
-    samples.write_text("".join(lines[:4]))  # what lm_eval --limit 4 logs
-    assert "answers 4 of the 30 examples of split shift_depth" in refused(results_file)
+    samples.write_text("".join(lines[:4]))  # lines lost from a run without a limit
+    said = refused(results_file)
+    assert "answers 4 of the 30 examples of split shift_depth" in said
+    assert "26 sample(s) missing from a run without a limit; the log is incomplete" in said
+    data["results"]["reasonbench_cube"]["revised_verdict_accuracy,none"] = json.loads(original)[
+        "results"]["reasonbench_cube"]["revised_verdict_accuracy,none"]  # fmt: skip
+    data["config"]["limit"] = 4  # what lm_eval --limit 4 records, beside 4 samples
+    results_file.write_text(json.dumps(data))
+    assert "the run had limit=4; analyze scores whole splits" in refused(results_file)
+    results_file.write_text(original)
+    samples.write_text("".join(lines))
+    others = json.loads(original)
+    for config in others["configs"].values():  # every task another benchmark's
+        config.pop("metadata", None)
+    results_file.write_text(json.dumps(others))
+    said = refused(results_file)
+    assert said.startswith(
+        f"reasonbench import-lm-eval: error: no log of a reasonbench task in {results_file} "
+        f"(skipped {len(others['configs'])} log(s) of other tasks: {results_file} (task "
+    ), said
+    results_file.write_text(original)
+    samples.write_text("".join(lines[:3]) + lines[3][:25])  # cut while it was written
+    assert f"{samples}:4: the line is cut short (the file was truncated): " in refused(results_file)
     samples.write_text("".join(lines[:4] + lines[:1]))
     assert "answered more than once" in refused(results_file)
     samples.unlink()
