@@ -43,7 +43,7 @@ __all__ = [
     "role_overrides",
 ]
 
-CONF = Path(__file__).resolve().parents[2] / "conf"
+CONF = Path(__file__).resolve().parents[1] / "conf"
 STAND_INS = {"qwen3_1.7b": "tiny_1.7b", "qwen3_0.6b": "tiny_0.6b"}  # conf/model/tiny_*.yaml
 NOT_RUN = "not run"  # what a table cell says for a method without predictions
 

@@ -20,7 +20,7 @@ from reasonbench.baselines.common import (
     load_rows,
 )
 from reasonbench.baselines.majority import majority_predictions
-from reasonbench.baselines.tfidf import tfidf_predictions
+from reasonbench.baselines.tfidf import default_settings, tfidf_predictions
 from reasonbench.predictions.record import PredictionRecord
 from reasonbench.registry import Registry
 
@@ -64,7 +64,17 @@ def _majority(
 
 
 BASELINES.register("majority", _majority)
-BASELINES.register(
-    "tfidf",
-    lambda rows, method, train, settings: tfidf_predictions(rows, train, method=method, **settings),
-)
+
+
+def _tfidf(
+    rows: Mapping[str, Sequence[Row]],
+    method: str,
+    train: Sequence[str],
+    settings: Mapping[str, Any],
+) -> list[PredictionRecord]:
+    return tfidf_predictions(rows, train, method=method, **settings)
+
+
+# a kind with settings may say what they are when none is given (what a record of its run shows)
+setattr(_tfidf, "default_settings", default_settings)  # noqa: B010
+BASELINES.register("tfidf", _tfidf)

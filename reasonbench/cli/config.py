@@ -326,8 +326,9 @@ def judge_parameters(factory: str) -> dict[str, Any]:
     except (KeyError, ValueError, TypeError, ImportError, AttributeError):
         return {}
     names = [f.name for f in dataclasses.fields(JUDGE_ARGS.get(factory)())]
-    if factory == "tiny_zero_shot":  # its other arguments are hf_zero_shot's
-        params = {**dict(inspect.signature(JUDGES.get("hf_zero_shot")).parameters), **params}
+    forwards = getattr(JUDGES.get(factory), "forwards", None)  # where its **options go
+    if forwards is not None:
+        params = {**dict(inspect.signature(forwards).parameters), **params}
     empty = inspect.Parameter.empty
     return {n: "???" if params[n].default is empty else params[n].default for n in names}
 

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.baselines import BASELINES, load_rows
-from reasonbench.baselines.tfidf import default_settings, family_label
+from reasonbench.baselines.tfidf import family_label
 from reasonbench.judges.base import JudgeError, register_judge
 from reasonbench.predictions.record import PredictionRecord
 
@@ -49,7 +49,8 @@ class BaselineJudge:
         # the kind's settings, as the top-level key of its name of reasonbench baselines (only
         # tfidf has any); what is not given is the kind's default, recorded as such: a Judge
         # Card shows the settings the judge ran with, not `null`
-        self.options = {**default_settings(), **(tfidf or {})} if method == "tfidf" else {}
+        defaults = getattr(BASELINES.get(method), "default_settings", None)
+        self.options = {**defaults(), **(tfidf or {})} if defaults else {}
         self.effective_args = {"tfidf": self.options or None}
 
     def _records(self, prompts: Sequence[str]) -> list[PredictionRecord]:

@@ -33,3 +33,8 @@ def tiny_zero_shot(
     judge_kernels(cpu_kernels)
     path = build_tiny(Path(data_dir), Path(cache_dir))
     return hf_zero_shot(name, str(path), cpu_kernels=cpu_kernels, **options)
+
+
+# where **options go: the arguments tiny_zero_shot takes beyond its own are hf_zero_shot's (the
+# CLI lists and checks judge.args.* from both signatures)
+setattr(tiny_zero_shot, "forwards", hf_zero_shot)  # noqa: B010
