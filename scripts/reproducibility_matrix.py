@@ -259,7 +259,9 @@ def run_row(
     _together(decodes, env, here, log)
     if full:
         _run([str(BIN), "baselines"], env, here, log)
-        _run([str(BIN), "analyze", "progress=false"], env, here, log)
+        # as the main job runs it: metrics.json records its config, progress included (its
+        # lines go to the row's log, plain: not a terminal)
+        _run([str(BIN), "analyze"], env, here, log)
         drawn = ",".join(f"models/{run.run_dir}" for run in runs) if curves else ""
         _run([str(BIN), "tables", f"curves=[{drawn}]"], env, here, log)
     if reference is None:
