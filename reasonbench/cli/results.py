@@ -19,7 +19,9 @@ def _settings(cfg: DictConfig, method: str, run: dict[str, Any]) -> dict[str, An
     """A run's settings: its kind's section (``tfidf.*``, where the command declares one) under
     the run's own ``runs.<method>.settings``; or the one-line error naming a key the section
     does not have."""
-    node = cfg.get(run["kind"])  # a built-in kind's defaults: the top-level key of its name
+    node = cfg.get(run["kind"])  # a built-in kind's defaults: the top-level section of its name
+    if not isinstance(node, DictConfig):  # a kind named like another key (seed, make) has none
+        node = None
     section: dict[str, Any] = {} if node is None else OmegaConf.to_container(node, resolve=True)  # type: ignore[assignment]
     own = run.get("settings") or {}
     if node is not None:
