@@ -7,17 +7,12 @@ from pathlib import Path
 from typing import Any
 
 from reasonbench.core.verdict_order import validate_order
+from reasonbench.settings import help_line
 
 __all__ = ["EXECUTIONS", "CertifyConfig", "CertifyError", "ConfigError"]
 
 EXECUTIONS = ("exhaustive", "adaptive", "monotone")
 MAX_SOURCES = 16  # 2^16 hybrids per case already takes a patient user
-
-
-def _help(text: str) -> dict[str, str]:
-    """A field's one line of help: ``reasonbench certify --help`` shows it (the command's keys
-    are these fields, reasonbench/cli/schemas.py)."""
-    return {"help": text}
 
 
 class CertifyError(ValueError):
@@ -42,64 +37,68 @@ class CertifyConfig:
     """
 
     cases: Path = field(
-        metadata=_help(
+        metadata=help_line(
             'the JSONL case file: {"id": ..., "sources": {"<name>": {"old": ..., "new": ...}}}'
         )
     )
     adjudicator: str = field(
-        metadata=_help(
+        metadata=help_line(
             "python:pkg.mod:fn | command:<argv> | http:<URL> | llm:<base URL .../v1> "
             "(taken as typed)"
         )
     )
     labels: tuple[str, ...] = field(
-        metadata=_help(
+        metadata=help_line(
             "the declared verdict labels, e.g. [approve, deny, refer] (true, null, 1.10: text)"
         )
     )
-    out_dir: Path = field(metadata=_help("where receipts and the report go"))
+    out_dir: Path = field(metadata=help_line("where receipts and the report go"))
     execution: str = field(
         default="adaptive",
-        metadata=_help("exhaustive (all 2^k hybrids) | adaptive | monotone (assume=monotone)"),
+        metadata=help_line("exhaustive (all 2^k hybrids) | adaptive | monotone (assume=monotone)"),
     )
     overwrite: bool = (
         False  # the command line's shared key (replace what reasonbench did not write)
     )
     budget: int | None = field(
         default=None,
-        metadata=_help("interior queries per case for adaptive/monotone (null: no budget)"),
+        metadata=help_line("interior queries per case for adaptive/monotone (null: no budget)"),
     )
     order: tuple[str, ...] | None = field(
         default=None,
-        metadata=_help("monotone: the verdict order, low to high, e.g. [deny, refer, approve]"),
+        metadata=help_line("monotone: the verdict order, low to high, e.g. [deny, refer, approve]"),
     )
     verify_fraction: float = field(
         default=0.1,
-        metadata=_help(
+        metadata=help_line(
             "monotone: share of the inferred cells re-asked to check the assumption (0..1)"
         ),
     )
     verify_seed: int = field(
-        default=0, metadata=_help("monotone: which inferred cells are re-asked (with the case id)")
+        default=0,
+        metadata=help_line("monotone: which inferred cells are re-asked (with the case id)"),
     )
     repeats: int = field(
-        default=1, metadata=_help("runs per hybrid (>1 for a nondeterministic adjudicator)")
+        default=1, metadata=help_line("runs per hybrid (>1 for a nondeterministic adjudicator)")
     )
-    workers: int = field(default=4, metadata=_help("cases certified concurrently"))
-    timeout_s: float = field(default=30.0, metadata=_help("per execution"))
+    workers: int = field(default=4, metadata=help_line("cases certified concurrently"))
+    timeout_s: float = field(default=30.0, metadata=help_line("per execution"))
     cache: Path | None = field(
-        default=None, metadata=_help("the execution cache (null: <out_dir>/cache.jsonl)")
+        default=None, metadata=help_line("the execution cache (null: <out_dir>/cache.jsonl)")
     )
     adjudicator_version: str = field(
-        default="", metadata=_help("part of the cache key: change it when your adjudicator changes")
+        default="",
+        metadata=help_line("part of the cache key: change it when your adjudicator changes"),
     )
     sources: tuple[str, ...] | None = field(
-        default=None, metadata=_help("source order (null: the first case's)")
+        default=None, metadata=help_line("source order (null: the first case's)")
     )
     progress: bool = True  # the command line's shared key (rate and ETA)
     plugin_options: dict[str, Any] = field(
         default_factory=dict,
-        metadata=_help("passed to the plug-in factory (free-form: the plug-in checks its keys)"),
+        metadata=help_line(
+            "passed to the plug-in factory (free-form: the plug-in checks its keys)"
+        ),
     )
 
     @property

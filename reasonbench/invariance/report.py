@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from reasonbench.settings import help_line
+
 __all__ = [
     "DELTA_FLIP_RULES",
     "Comparison",
@@ -65,31 +67,26 @@ class PairRuns:
     lax: tuple[Verdict, ...]
 
 
-def _help(text: str) -> dict[str, str]:
-    """A field's one line of help (``reasonbench judge-card --help`` shows it as ``pis.<key>``)."""
-    return {"help": text}
-
-
 @dataclass(frozen=True)
 class PisConfig:
     """PIS = max(0, 1 - (w1*dflip + w2*(1 - R_dir) + w3*U_rate) * scale)"""
 
     w1: float = field(
-        default=0.4, metadata=_help("weight of dflip: the original authors' prior, not a law")
+        default=0.4, metadata=help_line("weight of dflip: the original authors' prior, not a law")
     )
-    w2: float = field(default=0.3, metadata=_help("weight of 1 - R_dir"))
-    w3: float = field(default=0.3, metadata=_help("weight of U_rate"))
-    scale: float = field(default=5.0, metadata=_help("multiplies the weighted sum"))
+    w2: float = field(default=0.3, metadata=help_line("weight of 1 - R_dir"))
+    w3: float = field(default=0.3, metadata=help_line("weight of U_rate"))
+    scale: float = field(default=5.0, metadata=help_line("multiplies the weighted sum"))
     r_dir_without_flips: float = field(
-        default=0.0, metadata=_help("R_dir of a judge that never flips under a threshold shift")
+        default=0.0, metadata=help_line("R_dir of a judge that never flips under a threshold shift")
     )
     u_rate_without_flips: float = field(
-        default=0.0, metadata=_help("U_rate of a judge that never flips under a rewrite")
+        default=0.0, metadata=help_line("U_rate of a judge that never flips under a rewrite")
     )
     # the headline PIS's rule; every rule is reported
     delta_flip_rule: str = field(
         default="seed",
-        metadata=_help(
+        metadata=help_line(
             "headline PIS: seed (dflip as is, as the paper writes it) | clipped (max(0, dflip))"
         ),
     )

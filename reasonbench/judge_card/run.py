@@ -26,14 +26,10 @@ from reasonbench.judge_card.record import JudgeCard
 from reasonbench.judges.answering import Progress
 from reasonbench.judges.base import Judge
 from reasonbench.progress import Progress as ProgressBar
+from reasonbench.settings import help_line
 from reasonbench.targets import ParseResult
 
 __all__ = ["CardSettings", "evaluate_judge"]
-
-
-def _help(text: str) -> dict[str, str]:
-    """A field's one line of help (``reasonbench judge-card --help`` shows it)."""
-    return {"help": text}
 
 
 @dataclass(frozen=True)
@@ -42,31 +38,36 @@ class CardSettings:
 
     splits: tuple[str, ...] = field(
         default=("test_locked",),
-        metadata=_help("organizational items of these splits are stress-tested"),
+        metadata=help_line("organizational items of these splits are stress-tested"),
     )
     max_items: int | None = field(
-        default=None, metadata=_help("a seeded subset of the items (null: all)")
+        default=None, metadata=help_line("a seeded subset of the items (null: all)")
     )
     seed: int = field(
-        default=0, metadata=_help("seed of the subset, the answers and the bootstrap")
+        default=0, metadata=help_line("seed of the subset, the answers and the bootstrap")
     )
     reruns: int = field(
         default=3,
-        metadata=_help(
+        metadata=help_line(
             "answers per prompt for a sampling judge (>= 3); greedy judges: 1 (+1 to verify)"
         ),
     )
     margin: int = field(
-        default=1, metadata=_help('grid steps that put a case "at a threshold" (an ambiguous item)')
+        default=1,
+        metadata=help_line('grid steps that put a case "at a threshold" (an ambiguous item)'),
     )
-    replicates: int = field(default=REPLICATES, metadata=_help("clustered bootstrap over clauses"))
+    replicates: int = field(
+        default=REPLICATES, metadata=help_line("clustered bootstrap over clauses")
+    )
     controls: bool = field(
         default=True,
-        metadata=_help("also answer the items' locked controls (paired consistency)"),
+        metadata=help_line("also answer the items' locked controls (paired consistency)"),
     )
     pis: PisConfig = field(
         default_factory=PisConfig,
-        metadata=_help(PisConfig.__doc__ or ""),  # the formula, written once where it is defined
+        metadata=help_line(
+            PisConfig.__doc__ or ""
+        ),  # the formula, written once where it is defined
     )
 
 
