@@ -41,6 +41,7 @@ __all__ = [
     "PLUGINS_HELP",
     "ConfigError",
     "compose",
+    "factory_parameters",
     "plugins_of",
     "key_help",
     "store_all_keys",
@@ -317,20 +318,33 @@ def judge_parameters(factory: str) -> dict[str, Any]:
     without a schema, or one that cannot be inspected)."""
     import inspect
 
-    from reasonbench.judges.base import JUDGES
-
     if factory not in JUDGE_ARGS:
         return {}
-    try:
-        params = dict(inspect.signature(JUDGES.get(factory)).parameters)
-    except (KeyError, ValueError, TypeError, ImportError, AttributeError):
+    params = factory_parameters(factory)
+    if not params:
         return {}
     names = [f.name for f in dataclasses.fields(JUDGE_ARGS.get(factory)())]
-    forwards = getattr(JUDGES.get(factory), "forwards", None)  # where its **options go
-    if forwards is not None:
-        params = {**dict(inspect.signature(forwards).parameters), **params}
     empty = inspect.Parameter.empty
     return {n: "???" if params[n].default is empty else params[n].default for n in names}
+
+
+def factory_parameters(factory: str) -> dict[str, Any]:
+    """The parameters (``inspect.Parameter``) of registered judge factory ``factory``, with those
+    of the function its ``**options`` go to (its ``forwards`` attribute) under its own; {} for a
+    factory that cannot be inspected. What ``--help`` lists and a Judge Card records."""
+    import inspect
+
+    from reasonbench.judges.base import JUDGES
+
+    try:
+        build = JUDGES.get(factory)
+        params = dict(inspect.signature(build).parameters)
+        forwards = getattr(build, "forwards", None)
+        if forwards is not None:
+            params = {**dict(inspect.signature(forwards).parameters), **params}
+    except (KeyError, ValueError, TypeError, ImportError, AttributeError):
+        return {}
+    return params
 
 
 def _judge_argument(cfg: DictConfig, key: str) -> bool:

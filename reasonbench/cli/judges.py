@@ -10,7 +10,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import MissingMandatoryValue
 
-from reasonbench.cli.config import typed_judge_args
+from reasonbench.cli.config import factory_parameters, typed_judge_args
 from reasonbench.judges import Judge, JudgeError, make_judge
 
 __all__ = ["configured_judge"]
@@ -49,17 +49,11 @@ def configured_judge(cfg: DictConfig) -> tuple[Judge, dict[str, Any]]:
 
 
 def factory_defaults(factory: str) -> dict[str, Any]:
-    """The keyword defaults of a registered judge factory's signature (``name`` aside), as JSON
-    values; {} for a factory that cannot be inspected."""
-    from reasonbench.judges.base import JUDGES
-
-    try:
-        build = JUDGES.get(factory)
-        parameters = inspect.signature(build).parameters.values()
-    except (KeyError, ValueError, TypeError, ImportError, AttributeError):
-        return {}
+    """The keyword defaults of a registered judge factory's signature and of the function its
+    ``**options`` go to (``name`` aside), as JSON values; {} for a factory that cannot be
+    inspected."""
     return {
         p.name: list(p.default) if isinstance(p.default, tuple) else p.default
-        for p in parameters
+        for p in factory_parameters(factory).values()
         if p.name != "name" and p.default is not inspect.Parameter.empty
     }
