@@ -41,6 +41,7 @@ def run_baselines(cfg: DictConfig) -> int:
     from reasonbench.registry import RegistryError
 
     runs: Any = OmegaConf.to_container(cfg.runs, resolve=True)
+    settings_of: dict[str, dict[str, Any]] = {}
     for method in cfg.make:  # every mistake is refused before anything is trained
         if method not in runs:
             return fail(
@@ -61,6 +62,7 @@ def run_baselines(cfg: DictConfig) -> int:
         settings = _settings(cfg, method, run)
         if isinstance(settings, str):
             return fail("baselines", settings)
+        settings_of[method] = settings
     try:
         rows = load_rows(Path(cfg.data_dir))
     except FileNotFoundError as exc:
@@ -76,10 +78,8 @@ def run_baselines(cfg: DictConfig) -> int:
         start = time.perf_counter()
         run = runs[method]
         train = [str(s) for s in run["train_splits"]]
-        settings = _settings(cfg, method, run)
-        assert isinstance(settings, dict)  # checked above
         try:
-            records = BASELINES.get(run["kind"])(rows, str(method), train, settings)
+            records = BASELINES.get(run["kind"])(rows, str(method), train, settings_of[method])
         except BaselineSettingsError as exc:  # a kind refusing a setting (a plug-in's included)
             return fail("baselines", f"runs.{method}.settings: {exc}")
         with out:
